@@ -1,0 +1,51 @@
+package org.exactlyonce.consume;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.processed.ProcessedMessage;
+
+/**
+ * Reads the ID that makes a message unique for the application. By default that is a property the
+ * producer sets and keeps across its own retries; the broker's {@code JMSMessageID} only catches broker
+ * redeliveries (a re-send gets a new one), so it is used only when configured by name.
+ */
+@ApplicationScoped
+public class MessageIds {
+
+    /** The property value that selects the broker's {@code JMSMessageID} header instead of a property. */
+    public static final String JMS_MESSAGE_ID = "JMSMessageID";
+
+    /** Name of the message property that carries the application's message ID. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.message-id.property", defaultValue = "messageId")
+    String idProperty;
+
+    /**
+     * @return the message's ID, never blank nor longer than the processed-ID table holds
+     * @throws InvalidMessageException when the message carries no usable ID
+     */
+    public String idOf(Message message) throws JMSException {
+        return validated(idProperty, read(message, idProperty));
+    }
+
+    static String read(Message message, String idProperty) throws JMSException {
+        return JMS_MESSAGE_ID.equals(idProperty) ? message.getJMSMessageID() : message.getStringProperty(idProperty);
+    }
+
+    static String validated(String idProperty, String id) {
+        if (id == null) {
+            throw new InvalidMessageException("the message has no ID: property '" + idProperty + "' is not set");
+        }
+        if (id.isBlank()) {
+            throw new InvalidMessageException("the message ID in property '" + idProperty + "' is empty");
+        }
+        if (id.length() > ProcessedMessage.MAX_MESSAGE_ID_LENGTH) {
+            throw new InvalidMessageException("the message ID in property '" + idProperty + "' has " + id.length()
+                    + " characters, more than the " + ProcessedMessage.MAX_MESSAGE_ID_LENGTH + " allowed");
+        }
+        return id;
+    }
+}

@@ -1,0 +1,20 @@
+package org.exactlyonce.metrics;
+
+/** What became of one delivery of a message to a consumer. */
+public enum Outcome {
+    /** Processed and committed: the message's one effect. */
+    PROCESSED,
+    /** Dropped: an earlier delivery of the same ID had committed. */
+    DUPLICATE_ALREADY_COMMITTED,
+    /** Dropped: a concurrent delivery of the same ID committed first. */
+    DUPLICATE_LOST_RACE,
+    /** Processing or commit failed: rolled back, the broker redelivers. */
+    FAILED,
+    /** The message carries no usable ID: not processed, the broker redelivers it to its exception destination. */
+    REJECTED;
+
+    /** The name used in metrics and JSON. */
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,123 @@
+package org.exactlyonce.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The protocol's outcomes, one delivery path at a time, on the running server with the sample EAR. */
+class ExactlyOnceIT {
+
+    private static final Duration PROCESSING = Duration.ofSeconds(60);
+    private static final int MAX_DELIVERIES = Integer.getInteger("it.max-deliveries", 3);
+
+    private final LedgerClient ledger = new LedgerClient();
+    private final String account = "acct-" + UUID.randomUUID();
+
+    @Test
+    void oneMessageHasOneEffect() {
+        long processedBefore = ledger.deliveries("processed");
+
+        ledger.sendCredit(newId(), account, 25);
+
+        Await.untilEquals("the credit is booked", 25L, PROCESSING, () -> ledger.balance(account));
+        Await.settle();
+        assertEquals(1, credits());
+        assertTrue(ledger.deliveries("processed") > processedBefore);
+    }
+
+    @Test
+    void sameIdSentTwiceHasOneEffectAndCountsADuplicate() {
+        long duplicatesBefore = ledger.duplicates();
+        String id = newId();
+
+        ledger.sendCredit(id, account, 10);
+        Await.untilEquals("the first copy is booked", 10L, PROCESSING, () -> ledger.balance(account));
+        ledger.sendCredit(id, account, 10);
+
+        Await.until("the second copy is dropped", PROCESSING, () -> ledger.duplicates() > duplicatesBefore);
+        Await.settle();
+        assertEquals(10, ledger.balance(account));
+        assertEquals(1, credits());
+    }
+
+    @Test
+    void failureInProcessingRollsBackAndTheRedeliverySucceeds() {
+        long failedBefore = ledger.deliveries("failed");
+        int failures = MAX_DELIVERIES - 1;
+
+        ledger.sendCredit(order(newId(), 7, faults(failures, null)));
+
+        Await.untilEquals("the last delivery books the credit", 7L, PROCESSING, () -> ledger.balance(account));
+        Await.settle();
+        assertEquals(1, credits(), "the failed deliveries left nothing behind");
+        assertTrue(ledger.deliveries("failed") - failedBefore >= failures);
+    }
+
+    @Test
+    void messageFailingEveryTimeMovesToTheExceptionDestination() {
+        String id = newId();
+
+        ledger.sendCredit(order(id, 5, faults(1_000, null)));
+
+        Await.until(
+                "the broker gives up after " + MAX_DELIVERIES + " deliveries",
+                PROCESSING,
+                () -> ledger.deadLetterIds().contains(id));
+        assertEquals(0, ledger.balance(account));
+        assertEquals(0, credits());
+    }
+
+    @Test
+    void concurrentDeliveriesOfOneIdHaveOneEffect() {
+        int ids = 40;
+        int copies = 4;
+        long duplicatesBefore = ledger.duplicates();
+
+        JsonObject sent = ledger.sendBulk(Json.createObjectBuilder()
+                .add("account", account)
+                .add("count", ids)
+                .add("amount", 3)
+                .add("copies", copies)
+                .build());
+
+        assertEquals(ids * copies, sent.getInt("messagesSent"));
+        Await.untilEquals(
+                "every copy is processed or dropped",
+                (long) ids * (copies - 1),
+                PROCESSING,
+                () -> ledger.duplicates() - duplicatesBefore);
+        Await.settle();
+        assertEquals(ids * 3L, ledger.balance(account));
+        assertEquals(ids, credits());
+    }
+
+    private long credits() {
+        return ledger.account(account).getJsonNumber("credits").longValue();
+    }
+
+    private JsonObject order(String id, long amount, JsonObject faults) {
+        return Json.createObjectBuilder()
+                .add("messageId", id)
+                .add("account", account)
+                .add("amount", amount)
+                .add("faults", faults)
+                .build();
+    }
+
+    static JsonObject faults(int failDeliveries, String crashAt) {
+        var faults = Json.createObjectBuilder().add("failDeliveries", failDeliveries);
+        if (crashAt != null) {
+            faults.add("crashAt", crashAt);
+        }
+        return faults.build();
+    }
+
+    static String newId() {
+        return "it-" + UUID.randomUUID();
+    }
+}

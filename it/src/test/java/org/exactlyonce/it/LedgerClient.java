@@ -1,0 +1,135 @@
+package org.exactlyonce.it;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+
+/** The sample's and the console's HTTP APIs, as a test drives them from outside the server. */
+final class LedgerClient {
+
+    static final String CONSUMER = "LedgerConsumer";
+
+    private static final String ADMIN =
+            "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl = System.getProperty("it.base-url", "http://localhost:19080");
+
+    void sendCredit(String messageId, String account, long amount) {
+        sendCredit(Json.createObjectBuilder()
+                .add("messageId", messageId)
+                .add("account", account)
+                .add("amount", amount)
+                .build());
+    }
+
+    void sendCredit(JsonObject order) {
+        HttpResponse<String> response = post("/ledger/api/credits", order);
+        expect(202, response);
+    }
+
+    JsonObject sendBulk(JsonObject bulk) {
+        HttpResponse<String> response = post("/ledger/api/credits/bulk", bulk);
+        expect(200, response);
+        return parse(response.body()).asJsonObject();
+    }
+
+    /** The account's balance and number of credits. */
+    JsonObject account(String account) {
+        HttpResponse<String> response = get("/ledger/api/accounts/" + account, null);
+        expect(200, response);
+        return parse(response.body()).asJsonObject();
+    }
+
+    long balance(String account) {
+        return account(account).getJsonNumber("balance").longValue();
+    }
+
+    /** How often the consumer has seen the outcome since the server started. */
+    long deliveries(String outcome) {
+        HttpResponse<String> response = get("/exactly-once/api/consumers", ADMIN);
+        expect(200, response);
+        for (JsonValue consumer : parse(response.body()).asJsonArray()) {
+            if (CONSUMER.equals(consumer.asJsonObject().getString("consumer"))) {
+                return consumer.asJsonObject()
+                        .getJsonObject("deliveries")
+                        .getJsonNumber(outcome)
+                        .longValue();
+            }
+        }
+        return 0;
+    }
+
+    long duplicates() {
+        return deliveries("duplicate_already_committed") + deliveries("duplicate_lost_race");
+    }
+
+    List<String> deadLetterIds() {
+        HttpResponse<String> response = get("/ledger/api/dead-letters", null);
+        expect(200, response);
+        return parse(response.body()).asJsonArray().stream()
+                .map(letter -> letter.asJsonObject().getString("messageId", ""))
+                .toList();
+    }
+
+    /** Whether the server answers HTTP at all. */
+    boolean isUp() {
+        try {
+            return get("/ledger/api/accounts/ping", null).statusCode() == 200;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
+    private HttpResponse<String> post(String path, JsonObject body) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build());
+    }
+
+    private HttpResponse<String> get(String path, String authorization) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).GET();
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return send(request.build());
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(request.uri() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void expect(int status, HttpResponse<String> response) {
+        if (response.statusCode() != status) {
+            throw new AssertionError(
+                    response.request().uri() + " answered " + response.statusCode() + ": " + response.body());
+        }
+    }
+
+    private static JsonValue parse(String json) {
+        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+            return reader.readValue();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.exactlyonce.it;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** The test phase's Liberty server, for tests that crash it and need it back. */
+final class LibertyServer {
+
+    private static final Duration RESTART = Duration.ofMinutes(3);
+
+    private final Path wlp = Path.of(System.getProperty("it.liberty.dir", "target/liberty/wlp"));
+    private final String name = System.getProperty("it.server", "exactly-once-it");
+    private final LedgerClient ledger;
+
+    LibertyServer(LedgerClient ledger) {
+        this.ledger = ledger;
+    }
+
+    /** Waits until the server process has gone, as it does when a fault-injection crash halts it. */
+    void awaitCrash() {
+        Await.until("the server has crashed", Duration.ofMinutes(1), () -> !ledger.isUp());
+    }
+
+    /** Starts the server again and waits until the application answers. */
+    void restart() throws IOException, InterruptedException {
+        Process start = new ProcessBuilder(wlp.resolve("bin/server").toString(), "start", name)
+                .inheritIO()
+                .start();
+        if (!start.waitFor(RESTART.toSeconds(), TimeUnit.SECONDS) || start.exitValue() != 0) {
+            throw new AssertionError("server start " + name + " failed");
+        }
+        Await.until("the application answers after the restart", RESTART, ledger::isUp);
+    }
+}

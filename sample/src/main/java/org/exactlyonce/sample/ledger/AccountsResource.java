@@ -1,0 +1,26 @@
+package org.exactlyonce.sample.ledger;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** Account balances: the sum of an account's credits, so a double effect shows as a wrong number. */
+@Path("/accounts")
+@Produces(MediaType.APPLICATION_JSON)
+public class AccountsResource {
+
+    @Inject
+    Ledger ledger;
+
+    @GET
+    @Path("/{account}")
+    public Balance balance(@PathParam("account") String account) {
+        return new Balance(account, ledger.balanceOf(account), ledger.creditsOf(account));
+    }
+
+    /** An account's balance and the number of credits it adds up. */
+    public record Balance(String account, long balance, long credits) {}
+}

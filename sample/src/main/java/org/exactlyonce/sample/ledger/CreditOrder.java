@@ -1,0 +1,20 @@
+package org.exactlyonce.sample.ledger;
+
+/**
+ * A request to credit an account: the JSON a client posts and the body of the JMS message.
+ *
+ * @param messageId the producer's ID for this credit; re-sending it must not credit twice
+ * @param account the account to credit
+ * @param amount the amount, in the smallest currency unit
+ * @param faults faults to inject while processing it, for demonstrations and tests; {@code null} for none
+ */
+public record CreditOrder(String messageId, String account, long amount, Faults faults) {
+
+    /**
+     * Faults a test server can inject (see {@link FaultInjection}).
+     *
+     * @param failDeliveries how many deliveries fail before one succeeds
+     * @param crashAt the protocol step at which the server halts, once per message
+     */
+    public record Faults(int failDeliveries, String crashAt) {}
+}

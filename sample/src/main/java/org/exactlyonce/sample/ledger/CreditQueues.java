@@ -1,0 +1,15 @@
+package org.exactlyonce.sample.ledger;
+
+/** JNDI names of the sample's messaging resources, defined in the server configuration. */
+final class CreditQueues {
+
+    static final String CONNECTION_FACTORY = "jms/ledger/ConnectionFactory";
+
+    /** Credit orders, consumed by {@link LedgerConsumer}. */
+    static final String CREDITS = "jms/ledger/Credits";
+
+    /** The exception destination of {@link #CREDITS}: messages the broker gave up on. */
+    static final String FAILED_CREDITS = "jms/ledger/FailedCredits";
+
+    private CreditQueues() {}
+}

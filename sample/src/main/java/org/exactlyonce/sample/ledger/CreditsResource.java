@@ -1,0 +1,76 @@
+package org.exactlyonce.sample.ledger;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.UUID;
+
+/** Takes credit orders and queues them as JMS messages; the consumer books them later. */
+@Path("/credits")
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+public class CreditsResource {
+
+    @Inject
+    CreditSender sender;
+
+    @Inject
+    FaultInjection faultInjection;
+
+    /** Queues one credit order: {@code {"messageId":"…","account":"…","amount":N}}. */
+    @POST
+    public Response send(CreditOrder order) {
+        validate(order);
+        sender.send(order);
+        return Response.accepted(order).build();
+    }
+
+    /**
+     * Queues {@code count} credits of {@code amount} each to one account, every one {@code copies} times
+     * in a row (concurrent deliveries of one ID), then re-sends the first {@code duplicateShare} of them
+     * with the same IDs, as a retrying producer would. The balance must end at {@code count × amount}.
+     */
+    @POST
+    @Path("/bulk")
+    public BulkResult sendBulk(BulkOrder bulk) {
+        if (bulk == null || bulk.account() == null || bulk.count() < 1 || bulk.count() > 100_000) {
+            throw new BadRequestException("a bulk order needs an account and a count from 1 to 100000");
+        }
+        String prefix = UUID.randomUUID() + "-";
+        int copies = Math.max(1, bulk.copies());
+        int resent = (int) Math.round(bulk.count() * Math.max(0, Math.min(1, bulk.duplicateShare())));
+        for (int i = 0; i < bulk.count(); i++) {
+            for (int copy = 0; copy < copies; copy++) {
+                sender.send(new CreditOrder(prefix + i, bulk.account(), bulk.amount(), null));
+            }
+        }
+        for (int i = 0; i < resent; i++) {
+            sender.send(new CreditOrder(prefix + i, bulk.account(), bulk.amount(), null));
+        }
+        return new BulkResult(bulk.count() * copies + resent, bulk.count(), (long) bulk.count() * bulk.amount());
+    }
+
+    private void validate(CreditOrder order) {
+        if (order == null || isBlank(order.messageId()) || isBlank(order.account())) {
+            throw new BadRequestException("a credit order needs a messageId and an account");
+        }
+        if (order.faults() != null && !faultInjection.isEnabled()) {
+            throw new BadRequestException("fault injection is disabled on this server");
+        }
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    /** A bulk request; {@code copies} defaults to 1, {@code duplicateShare} to 0. */
+    public record BulkOrder(String account, int count, long amount, int copies, double duplicateShare) {}
+
+    /** What a bulk request sent, and the balance it must produce. */
+    public record BulkResult(int messagesSent, int distinctIds, long expectedBalance) {}
+}
