@@ -15,6 +15,7 @@ import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.ProcessedMessages.FirstDelivery;
+import org.exactlyonce.purge.ConsumerQueues;
 
 /**
  * A message-driven bean that processes every message exactly once, with one database transaction and
@@ -62,6 +63,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     private ConsumerMetrics metrics;
 
     @Inject
+    private ConsumerQueues consumerQueues;
+
+    @Inject
     private Event<ProtocolStep> steps;
 
     /**
@@ -93,6 +97,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     @Override
     public final void onMessage(Message message) {
         String consumer = consumerName();
+        consumerQueues.remember(consumer, message); // so the purge knows which queue to ask about its IDs
         String messageId = idOf(consumer, message); // 1. read the ID
         try {
             transaction.begin(); // 2. begin the database transaction

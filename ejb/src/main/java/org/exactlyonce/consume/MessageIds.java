@@ -4,6 +4,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import java.util.Collection;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.processed.ProcessedMessage;
 
@@ -29,6 +31,20 @@ public class MessageIds {
      */
     public String idOf(Message message) throws JMSException {
         return validated(idProperty, read(message, idProperty));
+    }
+
+    /**
+     * A JMS message selector matching exactly the messages that carry one of the IDs, for browsing a
+     * queue for them.
+     */
+    public String selectorMatching(Collection<String> ids) {
+        return selectorMatching(idProperty, ids);
+    }
+
+    static String selectorMatching(String idProperty, Collection<String> ids) {
+        return ids.stream()
+                .map(id -> "'" + id.replace("'", "''") + "'")
+                .collect(Collectors.joining(", ", idProperty + " IN (", ")"));
     }
 
     static String read(Message message, String idProperty) throws JMSException {

@@ -4,17 +4,27 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
+import jakarta.persistence.Index;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
 
 /**
  * A message ID a consumer has processed. The primary key {@code (consumer, message_id)} is the single
  * authority on duplicates: a second insert of the same key fails in the database, whatever the
  * application believes.
+ *
+ * <p>An ID is {@link State#UNCONFIRMED} from its commit until the purge confirms, against the broker,
+ * that its message can no longer be redelivered; then it is {@link State#ACKNOWLEDGED} and may be
+ * deleted once the dedup window has passed.
  */
 @Entity
 @IdClass(ProcessedMessage.Key.class)
-@Table(name = "EO_PROCESSED_MESSAGE")
+@Table(
+        name = "EO_PROCESSED_MESSAGE",
+        indexes = @Index(name = "EO_PROCESSED_MESSAGE_ACK", columnList = "ACKNOWLEDGED_AT"))
 public class ProcessedMessage {
 
     /** Longest consumer name the table holds. */
@@ -31,11 +41,16 @@ public class ProcessedMessage {
     @Column(name = "MESSAGE_ID", length = MAX_MESSAGE_ID_LENGTH)
     private String messageId;
 
+    /** In UTC: Jakarta Persistence 3.1 maps no {@code Instant}, and a zone-less column must not depend on the server's zone. */
     @Column(name = "PROCESSED_AT", nullable = false)
-    private Instant processedAt;
+    private LocalDateTime processedAt;
 
     @Column(name = "JMS_MESSAGE_ID", length = 100)
     private String jmsMessageId;
+
+    /** In UTC; {@code null} while unconfirmed. */
+    @Column(name = "ACKNOWLEDGED_AT")
+    private LocalDateTime acknowledgedAt;
 
     protected ProcessedMessage() {}
 
@@ -43,7 +58,7 @@ public class ProcessedMessage {
         this.consumer = consumer;
         this.messageId = messageId;
         this.jmsMessageId = jmsMessageId;
-        this.processedAt = processedAt;
+        this.processedAt = LocalDateTime.ofInstant(processedAt, ZoneOffset.UTC);
     }
 
     public String consumer() {
@@ -55,12 +70,29 @@ public class ProcessedMessage {
     }
 
     public Instant processedAt() {
-        return processedAt;
+        return processedAt.toInstant(ZoneOffset.UTC);
     }
 
     /** The broker's ID of the delivery that was processed; a re-sent message gets another one. */
     public String jmsMessageId() {
         return jmsMessageId;
+    }
+
+    public State state() {
+        return acknowledgedAt == null ? State.UNCONFIRMED : State.ACKNOWLEDGED;
+    }
+
+    /** When the purge confirmed that the message can no longer be redelivered. */
+    public Optional<Instant> acknowledgedAt() {
+        return Optional.ofNullable(acknowledgedAt).map(at -> at.toInstant(ZoneOffset.UTC));
+    }
+
+    /** Where a processed ID is in its life. */
+    public enum State {
+        /** Committed; its message may still be on the broker, so the ID must be kept. */
+        UNCONFIRMED,
+        /** Its message is confirmed gone from the broker; the ID only guards against producer re-sends. */
+        ACKNOWLEDGED
     }
 
     /** The composite primary key. */

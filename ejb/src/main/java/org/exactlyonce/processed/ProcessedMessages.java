@@ -9,11 +9,19 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The table of processed message IDs. Recording an ID requires the caller's transaction: the ID and
- * the application's writes must commit or roll back together.
+ * the application's writes must commit or roll back together. Every purge operation is one short
+ * transaction of its own, so a purge never holds locks for long.
  */
 @Stateless
 public class ProcessedMessages {
@@ -52,6 +60,109 @@ public class ProcessedMessages {
     public Optional<ProcessedMessage> find(String consumer, String messageId) {
         return Optional.ofNullable(
                 entityManager.find(ProcessedMessage.class, new ProcessedMessage.Key(consumer, messageId)));
+    }
+
+    /**
+     * A page of one consumer's unconfirmed IDs, in ID order: processed before {@code processedBefore}
+     * and after {@code afterId} ({@code ""} for the first page).
+     */
+    public List<ProcessedMessage> unconfirmed(String consumer, Instant processedBefore, String afterId, int limit) {
+        return entityManager
+                .createQuery(
+                        "select p from ProcessedMessage p where p.consumer = :consumer"
+                                + " and p.acknowledgedAt is null and p.processedAt < :before and p.messageId > :after"
+                                + " order by p.messageId",
+                        ProcessedMessage.class)
+                .setParameter("consumer", consumer)
+                .setParameter("before", utc(processedBefore))
+                .setParameter("after", afterId)
+                .setMaxResults(limit)
+                .getResultList();
+    }
+
+    /** Marks IDs whose messages are confirmed gone from the broker; those already marked keep their time. */
+    public int markAcknowledged(String consumer, Collection<String> messageIds, Instant now) {
+        if (messageIds.isEmpty()) {
+            return 0;
+        }
+        return entityManager
+                .createQuery("update ProcessedMessage p set p.acknowledgedAt = :now where p.consumer = :consumer"
+                        + " and p.messageId in :ids and p.acknowledgedAt is null")
+                .setParameter("now", utc(now))
+                .setParameter("consumer", consumer)
+                .setParameter("ids", messageIds)
+                .executeUpdate();
+    }
+
+    /**
+     * Deletes up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff}, in one
+     * transaction; IDs still unconfirmed are never deleted.
+     *
+     * @return how many were deleted; fewer than {@code limit} means none are left
+     */
+    public int deleteAcknowledgedUntil(String consumer, Instant cutoff, int limit) {
+        List<String> expired = entityManager
+                .createQuery(
+                        "select p.messageId from ProcessedMessage p where p.consumer = :consumer"
+                                + " and p.acknowledgedAt <= :cutoff order by p.messageId",
+                        String.class)
+                .setParameter("consumer", consumer)
+                .setParameter("cutoff", utc(cutoff))
+                .setMaxResults(limit)
+                .getResultList();
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        return entityManager
+                .createQuery("delete from ProcessedMessage p where p.consumer = :consumer"
+                        + " and p.messageId in :ids and p.acknowledgedAt <= :cutoff")
+                .setParameter("consumer", consumer)
+                .setParameter("ids", expired)
+                .setParameter("cutoff", utc(cutoff))
+                .executeUpdate();
+    }
+
+    /** Every consumer with IDs in the table. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<String> consumers() {
+        return entityManager
+                .createQuery("select distinct p.consumer from ProcessedMessage p order by p.consumer", String.class)
+                .getResultList();
+    }
+
+    /** The number of IDs one consumer has in the table, by state. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Map<ProcessedMessage.State, Long> countByState(String consumer) {
+        Map<ProcessedMessage.State, Long> counts = new EnumMap<>(ProcessedMessage.State.class);
+        counts.put(ProcessedMessage.State.UNCONFIRMED, count(consumer, "p.acknowledgedAt is null"));
+        counts.put(ProcessedMessage.State.ACKNOWLEDGED, count(consumer, "p.acknowledgedAt is not null"));
+        return counts;
+    }
+
+    /** When the oldest unconfirmed ID of a consumer was processed. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Optional<Instant> oldestUnconfirmed(String consumer) {
+        LocalDateTime oldest = entityManager
+                .createQuery(
+                        "select min(p.processedAt) from ProcessedMessage p where p.consumer = :consumer"
+                                + " and p.acknowledgedAt is null",
+                        LocalDateTime.class)
+                .setParameter("consumer", consumer)
+                .getSingleResult();
+        return Optional.ofNullable(oldest).map(at -> at.toInstant(ZoneOffset.UTC));
+    }
+
+    private long count(String consumer, String condition) {
+        return entityManager
+                .createQuery(
+                        "select count(p) from ProcessedMessage p where p.consumer = :consumer and " + condition,
+                        Long.class)
+                .setParameter("consumer", consumer)
+                .getSingleResult();
+    }
+
+    private static LocalDateTime utc(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
     private static String jmsMessageIdOf(Message message) {

@@ -1,6 +1,7 @@
 package org.exactlyonce.it;
 
 import jakarta.json.Json;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
@@ -13,7 +14,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** The sample's and the console's HTTP APIs, as a test drives them from outside the server. */
 final class LedgerClient {
@@ -25,7 +29,16 @@ final class LedgerClient {
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final String baseUrl = System.getProperty("it.base-url", "http://localhost:19080");
+    private final String baseUrl;
+
+    /** The client of the test phase's server. */
+    LedgerClient() {
+        this(System.getProperty("it.base-url", "http://localhost:19080"));
+    }
+
+    LedgerClient(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
 
     void sendCredit(String messageId, String account, long amount) {
         sendCredit(Json.createObjectBuilder()
@@ -53,23 +66,73 @@ final class LedgerClient {
         return parse(response.body()).asJsonObject();
     }
 
+    /** How many credits each message ID booked to the account. */
+    Map<String, Long> effects(String account) {
+        HttpResponse<String> response = get("/ledger/api/accounts/" + account + "/effects", null);
+        expect(200, response);
+        Map<String, Long> effects = new HashMap<>();
+        parse(response.body()).asJsonObject().forEach((id, count) -> effects.put(id, ((JsonNumber) count).longValue()));
+        return effects;
+    }
+
+    /** The console's report of the server's last purge run, or null before the first. */
+    JsonObject lastPurge() {
+        JsonObject consumer = consumer();
+        return consumer == null || consumer.isNull("lastPurge") ? null : consumer.getJsonObject("lastPurge");
+    }
+
     long balance(String account) {
         return account(account).getJsonNumber("balance").longValue();
     }
 
     /** How often the consumer has seen the outcome since the server started. */
     long deliveries(String outcome) {
+        JsonObject consumer = consumer();
+        return consumer == null
+                ? 0
+                : consumer.getJsonObject("deliveries").getJsonNumber(outcome).longValue();
+    }
+
+    /** The console's figures of the sample's consumer; null before its first delivery. */
+    private JsonObject consumer() {
         HttpResponse<String> response = get("/exactly-once/api/consumers", ADMIN);
         expect(200, response);
         for (JsonValue consumer : parse(response.body()).asJsonArray()) {
             if (CONSUMER.equals(consumer.asJsonObject().getString("consumer"))) {
-                return consumer.asJsonObject()
-                        .getJsonObject("deliveries")
-                        .getJsonNumber(outcome)
-                        .longValue();
+                return consumer.asJsonObject();
             }
         }
-        return 0;
+        return null;
+    }
+
+    /** The consumer's processed-ID row for a message ID, if the table has one. */
+    Optional<JsonObject> processed(String messageId) {
+        HttpResponse<String> response = get("/exactly-once/api/processed/" + CONSUMER + "/" + messageId, ADMIN);
+        if (response.statusCode() == 404) {
+            return Optional.empty();
+        }
+        expect(200, response);
+        return Optional.of(parse(response.body()).asJsonObject());
+    }
+
+    /** Runs a purge now, as an admin; returns its report. */
+    JsonObject purgeNow() {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/exactly-once/api/purge"))
+                .header("Authorization", ADMIN)
+                .header("X-Requested-By", "it")
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+        expect(200, response);
+        return parse(response.body()).asJsonObject();
+    }
+
+    /** The consumer's IDs in the processed-ID table, unconfirmed and acknowledged. */
+    long tableSize() {
+        JsonObject consumer = consumer();
+        return consumer == null
+                ? 0
+                : consumer.getJsonNumber("unconfirmedIds").longValue()
+                        + consumer.getJsonNumber("acknowledgedIds").longValue();
     }
 
     long duplicates() {
@@ -84,7 +147,17 @@ final class LedgerClient {
                 .toList();
     }
 
-    /** Whether the server answers HTTP at all. */
+    /** Whether the server answers HTTP at all, whatever it says. */
+    boolean answers() {
+        try {
+            get("/ledger/api/accounts/ping", null);
+            return true;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
+    /** Whether the sample application answers a balance request. */
     boolean isUp() {
         try {
             return get("/ledger/api/accounts/ping", null).statusCode() == 200;

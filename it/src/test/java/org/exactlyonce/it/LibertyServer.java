@@ -11,7 +11,7 @@ final class LibertyServer {
     private static final Duration RESTART = Duration.ofMinutes(3);
 
     private final Path wlp = Path.of(System.getProperty("it.liberty.dir", "target/liberty/wlp"));
-    private final String name = System.getProperty("it.server", "exactly-once-it");
+    private final String name = System.getProperty("it.server", "it-derby");
     private final LedgerClient ledger;
 
     LibertyServer(LedgerClient ledger) {
@@ -20,7 +20,7 @@ final class LibertyServer {
 
     /** Waits until the server process has gone, as it does when a fault-injection crash halts it. */
     void awaitCrash() {
-        Await.until("the server has crashed", Duration.ofMinutes(1), () -> !ledger.isUp());
+        Await.until("the server has crashed", Duration.ofMinutes(1), () -> !ledger.answers());
     }
 
     /** Starts the server again and waits until the application answers. */

@@ -1,17 +1,25 @@
 package org.exactlyonce.admin;
 
+import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
+import org.exactlyonce.processed.ProcessedMessage.State;
+import org.exactlyonce.processed.ProcessedMessages;
+import org.exactlyonce.purge.ConsumerQueues;
+import org.exactlyonce.purge.Purge;
+import org.exactlyonce.purge.PurgeReport;
 
-/** Every consumer's deliveries by outcome since the server started. */
+/** Every consumer's deliveries by outcome since the server started, and its processed-ID table. */
 @Path("/consumers")
 @Produces(MediaType.APPLICATION_JSON)
 public class ConsumersResource {
@@ -19,19 +27,57 @@ public class ConsumersResource {
     @Inject
     ConsumerMetrics metrics;
 
+    @Inject
+    ConsumerQueues queues;
+
+    @EJB
+    ProcessedMessages processedMessages;
+
+    @EJB
+    Purge purge;
+
     @GET
     public List<ConsumerStatus> list() {
-        return metrics.snapshot().entrySet().stream()
-                .map(consumer -> new ConsumerStatus(consumer.getKey(), labelled(consumer.getValue())))
+        Map<String, Map<Outcome, Long>> deliveries = metrics.snapshot();
+        TreeSet<String> consumers = new TreeSet<>(deliveries.keySet());
+        consumers.addAll(queues.consumers());
+        PurgeReport lastPurge = purge.lastRun().orElse(null);
+        return consumers.stream()
+                .map(consumer -> status(consumer, deliveries.getOrDefault(consumer, Map.of()), lastPurge))
                 .toList();
     }
 
-    private static Map<String, Long> labelled(Map<Outcome, Long> counts) {
+    private ConsumerStatus status(String consumer, Map<Outcome, Long> counts, PurgeReport lastPurge) {
         Map<String, Long> labelled = new LinkedHashMap<>();
-        counts.forEach((outcome, count) -> labelled.put(outcome.label(), count));
-        return labelled;
+        for (Outcome outcome : Outcome.values()) {
+            labelled.put(outcome.label(), counts.getOrDefault(outcome, 0L));
+        }
+        Map<State, Long> ids = processedMessages.countByState(consumer);
+        return new ConsumerStatus(
+                consumer,
+                queues.queueOf(consumer).orElse(null),
+                labelled,
+                ids.get(State.UNCONFIRMED),
+                ids.get(State.ACKNOWLEDGED),
+                processedMessages.oldestUnconfirmed(consumer).orElse(null),
+                lastPurge);
     }
 
-    /** One consumer's counts, keyed by outcome ({@code processed}, {@code duplicate_already_committed}, …). */
-    public record ConsumerStatus(String consumer, Map<String, Long> deliveries) {}
+    /**
+     * One consumer's figures.
+     *
+     * @param deliveries counts since the server started, keyed by outcome ({@code processed}, …)
+     * @param unconfirmedIds IDs in the table whose acknowledgement is not confirmed yet
+     * @param acknowledgedIds IDs in the table kept for the dedup window
+     * @param oldestUnconfirmed when the oldest unconfirmed ID was processed, if any
+     * @param lastPurge the server's last purge run, if any
+     */
+    public record ConsumerStatus(
+            String consumer,
+            String queue,
+            Map<String, Long> deliveries,
+            long unconfirmedIds,
+            long acknowledgedIds,
+            Instant oldestUnconfirmed,
+            PurgeReport lastPurge) {}
 }

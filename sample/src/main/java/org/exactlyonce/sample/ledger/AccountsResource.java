@@ -6,6 +6,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
 
 /** Account balances: the sum of an account's credits, so a double effect shows as a wrong number. */
 @Path("/accounts")
@@ -19,6 +20,13 @@ public class AccountsResource {
     @Path("/{account}")
     public Balance balance(@PathParam("account") String account) {
         return new Balance(account, ledger.balanceOf(account), ledger.creditsOf(account));
+    }
+
+    /** The number of credits each message ID booked to the account. */
+    @GET
+    @Path("/{account}/effects")
+    public Map<String, Long> effects(@PathParam("account") String account) {
+        return ledger.effectsByMessage(account);
     }
 
     /** An account's balance and the number of credits it adds up. */

@@ -6,7 +6,7 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import java.time.Instant;
+import java.time.LocalDateTime;
 
 /**
  * One credit booked to an account. Deliberately without a unique message ID: a message processed twice
@@ -30,11 +30,11 @@ public class Credit {
     private long amount;
 
     @Column(name = "BOOKED_AT", nullable = false)
-    private Instant bookedAt;
+    private LocalDateTime bookedAt;
 
     protected Credit() {}
 
-    Credit(String messageId, String account, long amount, Instant bookedAt) {
+    Credit(String messageId, String account, long amount, LocalDateTime bookedAt) {
         this.messageId = messageId;
         this.account = account;
         this.amount = amount;

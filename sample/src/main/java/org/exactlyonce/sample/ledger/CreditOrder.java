@@ -15,6 +15,7 @@ public record CreditOrder(String messageId, String account, long amount, Faults 
      *
      * @param failDeliveries how many deliveries fail before one succeeds
      * @param crashAt the protocol step at which the server halts, once per message
+     * @param pauseMillis how long the delivery waits at that step before the halt
      */
-    public record Faults(int failDeliveries, String crashAt) {}
+    public record Faults(int failDeliveries, String crashAt, long pauseMillis) {}
 }

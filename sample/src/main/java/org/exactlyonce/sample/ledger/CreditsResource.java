@@ -52,7 +52,8 @@ public class CreditsResource {
         for (int i = 0; i < resent; i++) {
             sender.send(new CreditOrder(prefix + i, bulk.account(), bulk.amount(), null));
         }
-        return new BulkResult(bulk.count() * copies + resent, bulk.count(), (long) bulk.count() * bulk.amount());
+        return new BulkResult(
+                prefix, bulk.count() * copies + resent, bulk.count(), (long) bulk.count() * bulk.amount());
     }
 
     private void validate(CreditOrder order) {
@@ -71,6 +72,6 @@ public class CreditsResource {
     /** A bulk request; {@code copies} defaults to 1, {@code duplicateShare} to 0. */
     public record BulkOrder(String account, int count, long amount, int copies, double duplicateShare) {}
 
-    /** What a bulk request sent, and the balance it must produce. */
-    public record BulkResult(int messagesSent, int distinctIds, long expectedBalance) {}
+    /** What a bulk request sent (IDs {@code idPrefix + 0 … idPrefix + (distinctIds - 1)}) and the balance it must produce. */
+    public record BulkResult(String idPrefix, int messagesSent, int distinctIds, long expectedBalance) {}
 }

@@ -49,7 +49,10 @@ public class FaultInjection {
         }
     }
 
-    /** Halts the JVM, as {@code kill -9} would, the first time a message reaches the step it names. */
+    /**
+     * Halts the JVM, as {@code kill -9} would, the first time a message reaches the step it names,
+     * after the pause it asks for (during which the delivery is in flight: committed, not acknowledged).
+     */
     void crashIfAsked(@Observes ProtocolStep reached) throws Exception {
         if (!enabled) {
             return;
@@ -58,6 +61,7 @@ public class FaultInjection {
         if (order.faults() != null
                 && reached.step().name().equals(order.faults().crashAt())
                 && firstCrash(reached)) {
+            Thread.sleep(order.faults().pauseMillis());
             LOG.severe(() ->
                     "fault injection: halting the server at " + reached.step() + " of message " + reached.messageId());
             Runtime.getRuntime().halt(KILLED);

@@ -3,7 +3,10 @@ package org.exactlyonce.sample.ledger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The ledger's credits and the balances they add up to. */
 @ApplicationScoped
@@ -14,14 +17,29 @@ public class Ledger {
 
     /** Books a credit in the caller's transaction. */
     public void book(CreditOrder order) {
-        entityManager.persist(new Credit(order.messageId(), order.account(), order.amount(), Instant.now()));
+        entityManager.persist(
+                new Credit(order.messageId(), order.account(), order.amount(), LocalDateTime.now(ZoneOffset.UTC)));
     }
 
     public long balanceOf(String account) {
-        return entityManager
-                .createQuery("select coalesce(sum(c.amount), 0) from Credit c where c.account = :account", Long.class)
+        Number sum = entityManager
+                .createQuery("select sum(c.amount) from Credit c where c.account = :account", Number.class)
                 .setParameter("account", account)
                 .getSingleResult();
+        return sum == null ? 0 : sum.longValue();
+    }
+
+    /** How many credits each message booked to the account: exactly once means 1 for every one sent. */
+    public Map<String, Long> effectsByMessage(String account) {
+        Map<String, Long> effects = new TreeMap<>();
+        entityManager
+                .createQuery(
+                        "select c.messageId, count(c) from Credit c where c.account = :account group by c.messageId",
+                        Object[].class)
+                .setParameter("account", account)
+                .getResultList()
+                .forEach(row -> effects.put((String) row[0], ((Number) row[1]).longValue()));
+        return effects;
     }
 
     public long creditsOf(String account) {

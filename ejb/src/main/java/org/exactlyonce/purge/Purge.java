@@ -1,0 +1,155 @@
+package org.exactlyonce.purge;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Logger;
+import org.exactlyonce.processed.ProcessedMessage;
+import org.exactlyonce.processed.ProcessedMessages;
+
+/**
+ * Deletes processed IDs that can no longer matter, on a timer: first it confirms, against the broker,
+ * which unconfirmed IDs' messages are gone from their queues (acknowledged); then it deletes IDs
+ * acknowledged longer ago than the dedup window. Each batch is its own short transaction. When the
+ * broker cannot be asked, IDs stay unconfirmed: an ID is never deleted while its message may still
+ * be redelivered. Several servers may purge one table at once; every step is idempotent.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class Purge {
+
+    private static final Logger LOG = Logger.getLogger(Purge.class.getName());
+
+    @Resource
+    TimerService timers;
+
+    @EJB
+    ProcessedMessages processedMessages;
+
+    @Inject
+    PendingMessages pendingMessages;
+
+    @Inject
+    ConsumerQueues consumerQueues;
+
+    @Inject
+    PurgeSettings settings;
+
+    private final Clock clock = Clock.systemUTC();
+    private volatile PurgeReport lastRun;
+
+    /** Refuses to start on unsafe settings, so the deployment fails with the reason. */
+    @PostConstruct
+    void schedule() {
+        List<String> problems = settings.problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("exactly-once purge cannot start: " + String.join("; ", problems));
+        }
+        long interval = settings.interval().toMillis();
+        // not persistent: every server schedules its own purge at start, no timer database needed
+        timers.createIntervalTimer(interval, interval, new TimerConfig("exactly-once purge", false));
+        LOG.info(() -> "purge scheduled every " + settings.interval() + ", dedup window " + settings.dedupWindow()
+                + ", grace period " + settings.gracePeriod() + ", batches of " + settings.batchSize());
+    }
+
+    @Timeout
+    void onTimer() {
+        purgeNow();
+    }
+
+    /** Runs a purge now; a run already going on finishes first. */
+    public synchronized PurgeReport purgeNow() {
+        Instant start = clock.instant();
+        Tally tally = new Tally();
+        List<String> unconfirmable = new ArrayList<>();
+        for (String consumer : consumerQueues.consumers()) {
+            confirm(consumer, start, tally).ifPresent(reason -> unconfirmable.add(consumer + ": " + reason));
+            tally.deleted += deleteExpired(consumer, start);
+        }
+        PurgeReport report = new PurgeReport(
+                start,
+                Duration.between(start, clock.instant()),
+                tally.confirmed,
+                tally.keptPending,
+                tally.deleted,
+                unconfirmable);
+        LOG.info(report::summary);
+        lastRun = report;
+        return report;
+    }
+
+    public Optional<PurgeReport> lastRun() {
+        return Optional.ofNullable(lastRun);
+    }
+
+    /** Confirms the consumer's IDs whose messages have left its queue; returns why it could not, if so. */
+    private Optional<String> confirm(String consumer, Instant now, Tally tally) {
+        String queue = consumerQueues.queueOf(consumer).orElseThrow();
+        Instant processedBefore = now.minus(settings.gracePeriod());
+        String after = "";
+        try {
+            List<ProcessedMessage> page;
+            do {
+                page = processedMessages.unconfirmed(consumer, processedBefore, after, settings.batchSize());
+                if (page.isEmpty()) {
+                    break;
+                }
+                // the page was committed before the broker is asked: what the broker no longer has was acknowledged
+                Set<String> pending = pendingMessages.stillOnQueue(queue, page);
+                List<String> gone = page.stream()
+                        .map(ProcessedMessage::messageId)
+                        .filter(id -> !pending.contains(id))
+                        .toList();
+                tally.confirmed += processedMessages.markAcknowledged(consumer, gone, now);
+                tally.keptPending += pending.size();
+                after = page.get(page.size() - 1).messageId();
+            } while (page.size() == settings.batchSize());
+            return Optional.empty();
+        } catch (Exception e) {
+            LOG.warning(() -> "purge kept " + consumer + "'s unconfirmed IDs, will retry next run: " + e);
+            return Optional.of(String.valueOf(e.getMessage()));
+        }
+    }
+
+    private int deleteExpired(String consumer, Instant now) {
+        Instant cutoff = now.minus(settings.dedupWindow());
+        int deleted = 0;
+        try {
+            int batch;
+            do {
+                batch = processedMessages.deleteAcknowledgedUntil(consumer, cutoff, settings.batchSize());
+                deleted += batch;
+            } while (batch == settings.batchSize());
+        } catch (Exception e) {
+            // a concurrent purge on another server may hold the same rows: they go next run
+            LOG.warning(() -> "purge of " + consumer + "'s acknowledged IDs stopped, will retry next run: " + e);
+        }
+        return deleted;
+    }
+
+    /** Counts of one run. */
+    private static final class Tally {
+        int confirmed;
+        int keptPending;
+        int deleted;
+    }
+}

@@ -1,0 +1,25 @@
+package org.exactlyonce.purge;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What one purge run did.
+ *
+ * @param startedAt when the run started
+ * @param took how long it ran
+ * @param confirmed IDs newly confirmed acknowledged: their messages are gone from the broker
+ * @param keptPending IDs kept unconfirmed because their messages are still on the broker
+ * @param deleted acknowledged IDs deleted after the dedup window
+ * @param unconfirmable consumers whose IDs could not be confirmed this run, and why (kept, retried next run)
+ */
+public record PurgeReport(
+        Instant startedAt, Duration took, int confirmed, int keptPending, int deleted, List<String> unconfirmable) {
+
+    /** The run's one log line. */
+    String summary() {
+        return "purge: confirmed=" + confirmed + " kept-pending=" + keptPending + " deleted=" + deleted + " took="
+                + took.toMillis() + "ms" + (unconfirmable.isEmpty() ? "" : " unconfirmable=" + unconfirmable);
+    }
+}

@@ -1,0 +1,99 @@
+package org.exactlyonce.it;
+
+import static org.exactlyonce.it.ExactlyOnceIT.newId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The purge of processed IDs, on a test server that purges every 2 s with a dedup window of zero and no
+ * grace period: only the broker's word keeps an ID whose message can still be redelivered.
+ */
+class PurgeIT {
+
+    private static final Duration PURGE_INTERVAL = Duration.ofSeconds(2);
+    private static final int BATCH_SIZE = 100;
+
+    private final LedgerClient ledger = new LedgerClient();
+    private final LibertyServer server = new LibertyServer(ledger);
+    private final String account = "acct-" + UUID.randomUUID();
+
+    @Test
+    void idOfAMessageStillInFlightIsNeverPurged() throws Exception {
+        String id = newId();
+        ledger.sendCredit(creditThatCrashesAfterCommit(id, Duration.ofSeconds(15)));
+
+        Await.until(
+                "the credit is committed",
+                Duration.ofSeconds(30),
+                () -> ledger.processed(id).isPresent());
+        JsonObject purge = ledger.purgeNow();
+        Await.pause(PURGE_INTERVAL.multipliedBy(2)); // and the timer's runs
+
+        assertEquals("UNCONFIRMED", ledger.processed(id).orElseThrow().getString("state"), "after " + purge);
+        assertTrue(purge.getInt("keptPending") >= 1, "the purge saw the message in flight: " + purge);
+        server.awaitCrash();
+        server.restart();
+        Await.until("the redelivery is dropped", Duration.ofMinutes(2), () -> ledger.duplicates() >= 1);
+        assertEquals(30, ledger.balance(account));
+        assertEquals(1, ledger.account(account).getJsonNumber("credits").longValue());
+        Await.until(
+                "the acknowledged ID is purged",
+                Duration.ofSeconds(30),
+                () -> ledger.processed(id).isEmpty());
+    }
+
+    @Test
+    void tableShrinksToOneBatchWithinTwoPeriodsAfterTheQueueDrains() {
+        int messages = 20_000;
+        long failedBefore = ledger.deliveries("failed");
+        List<String> sizes = new ArrayList<>();
+
+        ledger.sendBulk(Json.createObjectBuilder()
+                .add("account", account)
+                .add("count", messages)
+                .add("amount", 1)
+                .build());
+        long started = System.nanoTime();
+        Await.until("the queue drains", Duration.ofMinutes(10), () -> {
+            sizes.add(seconds(started) + "s:" + ledger.tableSize());
+            return ledger.balance(account) == messages;
+        });
+        sizes.add(seconds(started) + "s:" + ledger.tableSize() + "(drained)");
+        Await.until(
+                "the table is down to one batch",
+                PURGE_INTERVAL.multipliedBy(2).plusSeconds(1),
+                () -> ledger.tableSize() <= BATCH_SIZE);
+        sizes.add(seconds(started) + "s:" + ledger.tableSize());
+        System.out.println("purge-load: messages=" + messages + " table-size-over-time=" + sizes);
+
+        Await.settle();
+        assertEquals(messages, ledger.balance(account));
+        assertEquals(messages, ledger.account(account).getJsonNumber("credits").longValue());
+        assertEquals(failedBefore, ledger.deliveries("failed"), "no delivery failed while purges ran");
+    }
+
+    private JsonObject creditThatCrashesAfterCommit(String id, Duration pause) {
+        return Json.createObjectBuilder()
+                .add("messageId", id)
+                .add("account", account)
+                .add("amount", 30)
+                .add(
+                        "faults",
+                        Json.createObjectBuilder()
+                                .add("crashAt", "AFTER_COMMIT")
+                                .add("pauseMillis", pause.toMillis()))
+                .build();
+    }
+
+    private static long seconds(long startedNanos) {
+        return Duration.ofNanos(System.nanoTime() - startedNanos).toSeconds();
+    }
+}

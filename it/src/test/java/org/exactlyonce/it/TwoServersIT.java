@@ -1,0 +1,69 @@
+package org.exactlyonce.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two servers, one queue, one PostgreSQL database: server A runs the messaging engine, server B consumes
+ * the same queue remotely, both with four concurrent consumers and both purging the one table. Every
+ * message is sent three times in a row, so its copies race across the servers.
+ */
+class TwoServersIT {
+
+    private static final int MESSAGES = 500;
+    private static final int COPIES = 3;
+
+    private final LedgerClient serverA = new LedgerClient(System.getProperty("it.base-url"));
+    private final LedgerClient serverB = new LedgerClient(System.getProperty("it.second-base-url"));
+    private final String account = "acct-" + UUID.randomUUID();
+
+    @Test
+    void everyMessageSentThreeTimesHasOneEffectAcrossTwoServers() {
+        long resolvedBefore = resolved(serverA) + resolved(serverB);
+
+        String prefix = serverA.sendBulk(Json.createObjectBuilder()
+                        .add("account", account)
+                        .add("count", MESSAGES)
+                        .add("amount", 1)
+                        .add("copies", COPIES)
+                        .build())
+                .getString("idPrefix");
+        Await.untilEquals(
+                "every copy is processed or dropped on one of the servers",
+                (long) MESSAGES * COPIES,
+                Duration.ofMinutes(5),
+                () -> resolved(serverA) + resolved(serverB) - resolvedBefore);
+        Await.settle();
+
+        Map<String, Long> effects = serverA.effects(account);
+        long total = effects.values().stream().mapToLong(Long::longValue).sum();
+        long duplicated = effects.values().stream().filter(count -> count > 1).count();
+        long lost = 0;
+        for (int i = 0; i < MESSAGES; i++) {
+            lost += effects.containsKey(prefix + i) ? 0 : 1;
+        }
+        System.out.println("two-servers: messages=" + MESSAGES + " copies=" + COPIES + " effects=" + total
+                + " duplicated=" + duplicated + " lost=" + lost);
+        System.out.println("two-servers: processed by A=" + serverA.deliveries("processed") + " B="
+                + serverB.deliveries("processed") + ", duplicates dropped by A=" + serverA.duplicates() + " B="
+                + serverB.duplicates());
+
+        assertEquals(0, lost, "lost");
+        assertEquals(0, duplicated, "duplicated");
+        assertEquals(MESSAGES, total, "effects");
+        assertTrue(serverA.deliveries("processed") > 0 && serverB.deliveries("processed") > 0, "both consumed");
+        assertNotNull(serverA.lastPurge(), "server A purges");
+        assertNotNull(serverB.lastPurge(), "server B purges");
+    }
+
+    private static long resolved(LedgerClient server) {
+        return server.deliveries("processed") + server.duplicates();
+    }
+}

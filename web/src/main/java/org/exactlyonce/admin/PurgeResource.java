@@ -1,0 +1,23 @@
+package org.exactlyonce.admin;
+
+import jakarta.ejb.EJB;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.exactlyonce.purge.Purge;
+import org.exactlyonce.purge.PurgeReport;
+
+/** Runs a purge of processed IDs now, rather than at the next timer run. */
+@Path("/purge")
+@Produces(MediaType.APPLICATION_JSON)
+public class PurgeResource {
+
+    @EJB
+    Purge purge;
+
+    @POST
+    public PurgeReport purgeNow() {
+        return purge.purgeNow();
+    }
+}
