@@ -4,18 +4,25 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.EJBException;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
+import org.exactlyonce.park.ParkReason;
+import org.exactlyonce.park.ParkedMessages;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.ProcessedMessages.FirstDelivery;
+import org.exactlyonce.processed.SqlStates;
 import org.exactlyonce.purge.ConsumerQueues;
+import org.exactlyonce.purge.DeliveriesInFlight;
 
 /**
  * A message-driven bean that processes every message exactly once, with one database transaction and
@@ -60,10 +67,21 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     private ProcessedMessages processedMessages;
 
     @Inject
+    private ParkedMessages parkedMessages;
+
+    /** Deliveries after which a message whose processing keeps failing is parked; at most the queue's limit. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.park-after-deliveries", defaultValue = "5")
+    int parkAfterDeliveries;
+
+    @Inject
     private ConsumerMetrics metrics;
 
     @Inject
     private ConsumerQueues consumerQueues;
+
+    @Inject
+    private DeliveriesInFlight inFlight;
 
     @Inject
     private Event<ProtocolStep> steps;
@@ -77,13 +95,24 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      * table lives: only writes on that data source commit or roll back together with the ID. Do not
      * acknowledge the message and do not commit or roll back; return to commit.
      *
-     * <p>Throwing rolls back the transaction, ID included, so the broker redelivers the message; after
-     * the queue's maximum number of deliveries the broker moves it to the exception destination.
+     * <p>Throwing rolls back the transaction, ID included. An {@link InvalidMessageException} says the
+     * message itself is bad: it is parked at once, with the exception's message as the reason. Any
+     * other exception has the message redelivered, until it has failed on
+     * {@code exactlyonce.park-after-deliveries} deliveries; then it is parked. Database failures that
+     * say nothing about the message (a lost connection, a deadlock) never park it.
      *
      * @param message the delivered message
      * @throws Exception any failure, to have the message redelivered
      */
     protected abstract void process(Message message) throws Exception;
+
+    /**
+     * Whether this consumer can process messages of this type; one it cannot is parked without being
+     * processed. Accepts every message unless overridden (e.g. {@code message instanceof TextMessage}).
+     */
+    protected boolean accepts(Message message) {
+        return true;
+    }
 
     /**
      * The name that scopes message IDs: two consumers of the same message (two subscribers of a topic)
@@ -98,7 +127,12 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     public final void onMessage(Message message) {
         String consumer = consumerName();
         consumerQueues.remember(consumer, message); // so the purge knows which queue to ask about its IDs
-        String messageId = idOf(consumer, message); // 1. read the ID
+        Optional<String> usableId = idOf(consumer, message); // 1. read the ID; none: parked
+        if (usableId.isEmpty()) {
+            return;
+        }
+        String messageId = usableId.get();
+        inFlight.begin(consumer, messageId); // before the look-up: the purge spares IDs in flight
         try {
             transaction.begin(); // 2. begin the database transaction
             FirstDelivery delivery = processedMessages.recordFirstDelivery(consumer, messageId, message); // 3.
@@ -110,33 +144,94 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
             process(message); // 4. the application's writes, in the same transaction
             steps.fire(new ProtocolStep(Step.BEFORE_COMMIT, consumer, messageId, message));
             transaction.commit(); // 5. commit: ID and effect become durable together
+            steps.fire(new ProtocolStep(Step.AFTER_COMMIT, consumer, messageId, message));
+            metrics.count(consumer, Outcome.PROCESSED);
         } catch (Exception e) {
             rollbackQuietly(consumer, messageId);
-            metrics.count(consumer, Outcome.FAILED);
-            throw new EJBException(
-                    consumer + " failed to process message " + messageId
-                            + ": rolled back, the broker will redeliver it",
-                    e);
+            parkOrRedeliver(consumer, messageId, message, e);
+        } finally {
+            inFlight.end(consumer, messageId);
         }
-        steps.fire(new ProtocolStep(Step.AFTER_COMMIT, consumer, messageId, message));
-        metrics.count(consumer, Outcome.PROCESSED);
         // 6. returning normally lets the container acknowledge the message, after the commit
     }
 
-    private String idOf(String consumer, Message message) {
+    /** The message's usable ID; empty when it has none or is of a type not accepted, and is parked. */
+    private Optional<String> idOf(String consumer, Message message) {
         try {
-            return messageIds.idOf(message);
+            String messageId = messageIds.idOf(message);
+            if (!accepts(message)) {
+                throw new InvalidMessageException(
+                        ParkReason.TYPE_NOT_ACCEPTED,
+                        consumer + " does not accept " + message.getClass().getSimpleName() + " messages");
+            }
+            return Optional.of(messageId);
+        } catch (InvalidMessageException e) {
+            park(consumer, null, message, e.reason(), e.getMessage());
+            return Optional.empty();
+        } catch (JMSException e) {
+            throw new EJBException(consumer + " cannot read a message, the broker will redeliver it", e);
+        }
+    }
+
+    /** After a failure: parks a bad or poison message, or has the broker redeliver it by throwing. */
+    private void parkOrRedeliver(String consumer, String messageId, Message message, Exception failure) {
+        if (failure instanceof InvalidMessageException invalid) {
+            park(consumer, messageId, message, invalid.reason(), invalid.getMessage());
+            return;
+        }
+        int delivery = deliveryCount(message);
+        if (delivery >= parkAfterDeliveries && !SqlStates.isTransient(failure)) {
+            park(
+                    consumer,
+                    messageId,
+                    message,
+                    ParkReason.KEEPS_FAILING,
+                    "processing failed on delivery " + delivery + " of " + parkAfterDeliveries + ": " + failure);
+            return;
+        }
+        metrics.count(consumer, Outcome.FAILED);
+        throw new EJBException(
+                consumer + " failed to process message " + messageId + " (delivery " + delivery
+                        + "): rolled back, the broker will redeliver it",
+                failure);
+    }
+
+    /** Parks the message in a transaction of its own, after which it is acknowledged. */
+    private void park(String consumer, String messageId, Message message, ParkReason reason, String detail) {
+        try {
+            transaction.begin();
+            if (parkedMessages.park(consumer, messageId, message, reason, detail)) {
+                transaction.commit();
+            } else {
+                transaction.rollback(); // parked before, by a delivery whose acknowledgement a crash lost
+            }
+            metrics.count(consumer, Outcome.PARKED);
         } catch (Exception e) {
-            metrics.count(consumer, Outcome.REJECTED);
-            LOG.warning(() -> consumer + " rejected a message it cannot process: " + e.getMessage());
-            throw new EJBException(consumer + " rejected a message: " + e.getMessage(), e);
+            rollbackQuietly(consumer, messageId);
+            throw new EJBException(consumer + " could not park a message, the broker will redeliver it", e);
+        }
+    }
+
+    private static int deliveryCount(Message message) {
+        try {
+            return message.getIntProperty("JMSXDeliveryCount");
+        } catch (JMSException | NumberFormatException e) {
+            return 1; // unknown: count it as a first delivery, the broker's limit still applies
         }
     }
 
     private void dropDuplicate(String consumer, String messageId, FirstDelivery delivery) {
-        Outcome outcome =
-                delivery == FirstDelivery.LOST_RACE ? Outcome.DUPLICATE_LOST_RACE : Outcome.DUPLICATE_ALREADY_COMMITTED;
+        Outcome outcome = switch (delivery) {
+            case LOST_RACE -> Outcome.DUPLICATE_LOST_RACE;
+            case CONFLICTING_PAYLOAD -> Outcome.DUPLICATE_CONFLICT;
+            default -> Outcome.DUPLICATE_ALREADY_COMMITTED;
+        };
         metrics.count(consumer, outcome);
+        if (outcome == Outcome.DUPLICATE_CONFLICT) {
+            LOG.warning(() -> consumer + " dropped message " + messageId
+                    + ": its ID was processed before with another payload; the producer reuses IDs");
+            return;
+        }
         LOG.fine(() -> consumer + " dropped a duplicate of message " + messageId + " (" + outcome.label() + ")");
     }
 

@@ -1,14 +1,34 @@
 package org.exactlyonce.consume;
 
+import org.exactlyonce.park.ParkReason;
+
 /**
- * A message that can never be processed as it is, whatever the number of attempts: its ID is missing
- * or unusable. Its message says why, for the operator who finds it.
+ * A message that can never be processed as it is, however often it is delivered. Thrown from
+ * {@code process}, it parks the message at once (reason {@link ParkReason#INVALID_PAYLOAD}) instead
+ * of having it redelivered; its message says why, for the operator who finds it.
  */
 public class InvalidMessageException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    public InvalidMessageException(String reason) {
-        super(reason);
+    private final ParkReason reason;
+
+    /** A payload the consumer rejects: the message is parked as {@link ParkReason#INVALID_PAYLOAD}. */
+    public InvalidMessageException(String why) {
+        this(ParkReason.INVALID_PAYLOAD, why);
+    }
+
+    public InvalidMessageException(String why, Throwable cause) {
+        this(ParkReason.INVALID_PAYLOAD, why);
+        initCause(cause);
+    }
+
+    InvalidMessageException(ParkReason reason, String why) {
+        super(why);
+        this.reason = reason;
+    }
+
+    public ParkReason reason() {
+        return reason;
     }
 }

@@ -7,6 +7,7 @@ import jakarta.jms.Message;
 import java.util.Collection;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.processed.ProcessedMessage;
 
 /**
@@ -53,14 +54,18 @@ public class MessageIds {
 
     static String validated(String idProperty, String id) {
         if (id == null) {
-            throw new InvalidMessageException("the message has no ID: property '" + idProperty + "' is not set");
+            throw new InvalidMessageException(
+                    ParkReason.MISSING_ID, "the message has no ID: property '" + idProperty + "' is not set");
         }
         if (id.isBlank()) {
-            throw new InvalidMessageException("the message ID in property '" + idProperty + "' is empty");
+            throw new InvalidMessageException(
+                    ParkReason.EMPTY_ID, "the message ID in property '" + idProperty + "' is empty");
         }
         if (id.length() > ProcessedMessage.MAX_MESSAGE_ID_LENGTH) {
-            throw new InvalidMessageException("the message ID in property '" + idProperty + "' has " + id.length()
-                    + " characters, more than the " + ProcessedMessage.MAX_MESSAGE_ID_LENGTH + " allowed");
+            throw new InvalidMessageException(
+                    ParkReason.ID_TOO_LONG,
+                    "the message ID in property '" + idProperty + "' has " + id.length() + " characters, more than the "
+                            + ProcessedMessage.MAX_MESSAGE_ID_LENGTH + " allowed");
         }
         return id;
     }

@@ -3,13 +3,14 @@ package org.exactlyonce.consume;
 import jakarta.jms.Message;
 
 /**
- * A CDI event fired when a delivery reaches a point of the protocol where a crash matters. It exists
- * so tests can crash the server at exactly that point; production code has no reason to observe it.
+ * A CDI event fired when a delivery, or the purge, reaches a point of the protocol where a crash
+ * matters. It exists so tests can crash the server at exactly that point; production code has no
+ * reason to observe it.
  *
  * @param step the point reached
  * @param consumer the consumer's name
- * @param messageId the application's message ID
- * @param message the delivered message
+ * @param messageId the application's message ID; {@code null} for the purge's steps
+ * @param message the delivered message; {@code null} for the purge's steps
  */
 public record ProtocolStep(Step step, String consumer, String messageId, Message message) {
 
@@ -18,6 +19,15 @@ public record ProtocolStep(Step step, String consumer, String messageId, Message
         /** Processing has run; the transaction is about to commit. */
         BEFORE_COMMIT,
         /** The transaction committed; the container has not acknowledged the message yet. */
-        AFTER_COMMIT
+        AFTER_COMMIT,
+        /** The purge has confirmed a batch of IDs as acknowledged and not deleted them yet. */
+        PURGE_CONFIRMED,
+        /** The purge has deleted a batch of IDs in a transaction that has not committed yet. */
+        PURGE_DELETING
+    }
+
+    /** The event of a purge step, which concerns a consumer's IDs rather than one message. */
+    public static ProtocolStep ofPurge(Step step, String consumer) {
+        return new ProtocolStep(step, consumer, null, null);
     }
 }

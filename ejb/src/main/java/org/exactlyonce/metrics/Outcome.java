@@ -8,10 +8,12 @@ public enum Outcome {
     DUPLICATE_ALREADY_COMMITTED,
     /** Dropped: a concurrent delivery of the same ID committed first. */
     DUPLICATE_LOST_RACE,
+    /** Dropped as a duplicate, but its payload differs from the first one's: logged, for the producer to explain. */
+    DUPLICATE_CONFLICT,
     /** Processing or commit failed: rolled back, the broker redelivers. */
     FAILED,
-    /** The message carries no usable ID: not processed, the broker redelivers it to its exception destination. */
-    REJECTED;
+    /** Not processed, kept in the parked messages with the reason, and acknowledged. */
+    PARKED;
 
     /** The name used in metrics and JSON. */
     public String label() {

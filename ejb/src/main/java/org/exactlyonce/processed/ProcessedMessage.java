@@ -48,16 +48,22 @@ public class ProcessedMessage {
     @Column(name = "JMS_MESSAGE_ID", length = 100)
     private String jmsMessageId;
 
+    /** SHA-256 of the payload, to tell a producer's true re-send from a different message reusing its ID. */
+    @Column(name = "PAYLOAD_SHA256", length = 64)
+    private String payloadSha256;
+
     /** In UTC; {@code null} while unconfirmed. */
     @Column(name = "ACKNOWLEDGED_AT")
     private LocalDateTime acknowledgedAt;
 
     protected ProcessedMessage() {}
 
-    public ProcessedMessage(String consumer, String messageId, String jmsMessageId, Instant processedAt) {
+    public ProcessedMessage(
+            String consumer, String messageId, String jmsMessageId, String payloadSha256, Instant processedAt) {
         this.consumer = consumer;
         this.messageId = messageId;
         this.jmsMessageId = jmsMessageId;
+        this.payloadSha256 = payloadSha256;
         this.processedAt = LocalDateTime.ofInstant(processedAt, ZoneOffset.UTC);
     }
 
@@ -76,6 +82,11 @@ public class ProcessedMessage {
     /** The broker's ID of the delivery that was processed; a re-sent message gets another one. */
     public String jmsMessageId() {
         return jmsMessageId;
+    }
+
+    /** SHA-256 of the processed payload in hex; {@code null} for a message type without one. */
+    public String payloadSha256() {
+        return payloadSha256;
     }
 
     public State state() {

@@ -3,6 +3,8 @@ package org.exactlyonce.processed;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.persistence.EntityManager;
@@ -16,7 +18,10 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import org.exactlyonce.consume.ProtocolStep;
 
 /**
  * The table of processed message IDs. Recording an ID requires the caller's transaction: the ID and
@@ -29,6 +34,9 @@ public class ProcessedMessages {
     @PersistenceContext(unitName = "exactly-once")
     private EntityManager entityManager;
 
+    @Inject
+    private Event<ProtocolStep> steps;
+
     private final Clock clock = Clock.systemUTC();
 
     /**
@@ -40,16 +48,21 @@ public class ProcessedMessages {
      *     after a duplicate the transaction can only be rolled back
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public FirstDelivery recordFirstDelivery(String consumer, String messageId, Message message) {
-        if (find(consumer, messageId).isPresent()) {
-            return FirstDelivery.ALREADY_COMMITTED;
+    public FirstDelivery recordFirstDelivery(String consumer, String messageId, Message message) throws JMSException {
+        String fingerprint = PayloadFingerprints.of(message);
+        Optional<ProcessedMessage> earlier = find(consumer, messageId);
+        if (earlier.isPresent()) {
+            return Objects.equals(earlier.get().payloadSha256(), fingerprint)
+                    ? FirstDelivery.ALREADY_COMMITTED
+                    : FirstDelivery.CONFLICTING_PAYLOAD;
         }
         try {
-            entityManager.persist(new ProcessedMessage(consumer, messageId, jmsMessageIdOf(message), clock.instant()));
+            entityManager.persist(
+                    new ProcessedMessage(consumer, messageId, jmsMessageIdOf(message), fingerprint, clock.instant()));
             entityManager.flush();
             return FirstDelivery.FIRST;
         } catch (PersistenceException e) {
-            if (UniqueViolations.isUniqueViolation(e)) {
+            if (SqlStates.isUniqueViolation(e)) {
                 return FirstDelivery.LOST_RACE;
             }
             throw e;
@@ -96,11 +109,11 @@ public class ProcessedMessages {
 
     /**
      * Deletes up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff}, in one
-     * transaction; IDs still unconfirmed are never deleted.
+     * transaction, except those to spare; IDs still unconfirmed are never deleted.
      *
      * @return how many were deleted; fewer than {@code limit} means none are left
      */
-    public int deleteAcknowledgedUntil(String consumer, Instant cutoff, int limit) {
+    public int deleteAcknowledgedUntil(String consumer, Instant cutoff, int limit, Set<String> spared) {
         List<String> expired = entityManager
                 .createQuery(
                         "select p.messageId from ProcessedMessage p where p.consumer = :consumer"
@@ -109,25 +122,22 @@ public class ProcessedMessages {
                 .setParameter("consumer", consumer)
                 .setParameter("cutoff", utc(cutoff))
                 .setMaxResults(limit)
-                .getResultList();
+                .getResultList()
+                .stream()
+                .filter(id -> !spared.contains(id))
+                .toList();
         if (expired.isEmpty()) {
             return 0;
         }
-        return entityManager
+        int deleted = entityManager
                 .createQuery("delete from ProcessedMessage p where p.consumer = :consumer"
                         + " and p.messageId in :ids and p.acknowledgedAt <= :cutoff")
                 .setParameter("consumer", consumer)
                 .setParameter("ids", expired)
                 .setParameter("cutoff", utc(cutoff))
                 .executeUpdate();
-    }
-
-    /** Every consumer with IDs in the table. */
-    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public List<String> consumers() {
-        return entityManager
-                .createQuery("select distinct p.consumer from ProcessedMessage p order by p.consumer", String.class)
-                .getResultList();
+        steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
+        return deleted;
     }
 
     /** The number of IDs one consumer has in the table, by state. */
@@ -179,6 +189,8 @@ public class ProcessedMessages {
         /** The ID was already in the table: an earlier delivery committed. */
         ALREADY_COMMITTED,
         /** The insert hit the primary key: a concurrent delivery of the same ID committed first. */
-        LOST_RACE
+        LOST_RACE,
+        /** The ID was already in the table, with another payload: a different message reusing the ID. */
+        CONFLICTING_PAYLOAD
     }
 }

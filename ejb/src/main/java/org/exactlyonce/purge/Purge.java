@@ -12,7 +12,9 @@ import jakarta.ejb.TimerConfig;
 import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.jms.JMSException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
+import javax.management.JMException;
+import org.exactlyonce.consume.ProtocolStep;
+import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
 
@@ -52,7 +57,13 @@ public class Purge {
     ConsumerQueues consumerQueues;
 
     @Inject
+    DeliveriesInFlight inFlight;
+
+    @Inject
     PurgeSettings settings;
+
+    @Inject
+    Event<ProtocolStep> steps;
 
     private final Clock clock = Clock.systemUTC();
     private volatile PurgeReport lastRun;
@@ -83,7 +94,7 @@ public class Purge {
         List<String> unconfirmable = new ArrayList<>();
         for (String consumer : consumerQueues.consumers()) {
             confirm(consumer, start, tally).ifPresent(reason -> unconfirmable.add(consumer + ": " + reason));
-            tally.deleted += deleteExpired(consumer, start);
+            deleteExpired(consumer, start, tally);
         }
         PurgeReport report = new PurgeReport(
                 start,
@@ -91,6 +102,7 @@ public class Purge {
                 tally.confirmed,
                 tally.keptPending,
                 tally.deleted,
+                tally.failedBatches,
                 unconfirmable);
         LOG.info(report::summary);
         lastRun = report;
@@ -119,31 +131,41 @@ public class Purge {
                         .map(ProcessedMessage::messageId)
                         .filter(id -> !pending.contains(id))
                         .toList();
-                tally.confirmed += processedMessages.markAcknowledged(consumer, gone, now);
+                int confirmed = processedMessages.markAcknowledged(consumer, gone, now);
+                if (confirmed > 0) {
+                    steps.fire(ProtocolStep.ofPurge(Step.PURGE_CONFIRMED, consumer));
+                }
+                tally.confirmed += confirmed;
                 tally.keptPending += pending.size();
                 after = page.get(page.size() - 1).messageId();
             } while (page.size() == settings.batchSize());
             return Optional.empty();
-        } catch (Exception e) {
+        } catch (JMSException | JMException e) {
+            // the broker cannot tell: keep every unconfirmed ID, which is always safe
+            return Optional.of(String.valueOf(e.getMessage()));
+        } catch (RuntimeException e) {
+            tally.failedBatches++;
             LOG.warning(() -> "purge kept " + consumer + "'s unconfirmed IDs, will retry next run: " + e);
             return Optional.of(String.valueOf(e.getMessage()));
         }
     }
 
-    private int deleteExpired(String consumer, Instant now) {
+    private void deleteExpired(String consumer, Instant now, Tally tally) {
         Instant cutoff = now.minus(settings.dedupWindow());
-        int deleted = 0;
         try {
             int batch;
             do {
-                batch = processedMessages.deleteAcknowledgedUntil(consumer, cutoff, settings.batchSize());
-                deleted += batch;
+                batch = inFlight.whileNoneBegins(
+                        consumer,
+                        spared -> processedMessages.deleteAcknowledgedUntil(
+                                consumer, cutoff, settings.batchSize(), spared));
+                tally.deleted += batch;
             } while (batch == settings.batchSize());
         } catch (Exception e) {
             // a concurrent purge on another server may hold the same rows: they go next run
+            tally.failedBatches++;
             LOG.warning(() -> "purge of " + consumer + "'s acknowledged IDs stopped, will retry next run: " + e);
         }
-        return deleted;
     }
 
     /** Counts of one run. */
@@ -151,5 +173,6 @@ public class Purge {
         int confirmed;
         int keptPending;
         int deleted;
+        int failedBatches;
     }
 }

@@ -12,10 +12,17 @@ import java.util.List;
  * @param confirmed IDs newly confirmed acknowledged: their messages are gone from the broker
  * @param keptPending IDs kept unconfirmed because their messages are still on the broker
  * @param deleted acknowledged IDs deleted after the dedup window
+ * @param failedBatches batches rolled back (a lock conflict with another server's purge, an outage), retried next run
  * @param unconfirmable consumers whose IDs could not be confirmed this run, and why (kept, retried next run)
  */
 public record PurgeReport(
-        Instant startedAt, Duration took, int confirmed, int keptPending, int deleted, List<String> unconfirmable) {
+        Instant startedAt,
+        Duration took,
+        int confirmed,
+        int keptPending,
+        int deleted,
+        int failedBatches,
+        List<String> unconfirmable) {
 
     /** The run's one log line. */
     String summary() {

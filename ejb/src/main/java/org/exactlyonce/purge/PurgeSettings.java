@@ -34,11 +34,9 @@ public class PurgeSettings {
     @ConfigProperty(name = "exactlyonce.purge.batch-size", defaultValue = "200")
     int batchSize;
 
-    /** JNDI name of the connection factory used to browse consumers' queues. */
+    /** JNDI name of the connection factory the engine browses queues and replays parked messages with. */
     @Inject
-    @ConfigProperty(
-            name = "exactlyonce.purge.connection-factory",
-            defaultValue = "java:comp/DefaultJMSConnectionFactory")
+    @ConfigProperty(name = "exactlyonce.connection-factory", defaultValue = "java:comp/DefaultJMSConnectionFactory")
     String connectionFactory;
 
     public Duration interval() {

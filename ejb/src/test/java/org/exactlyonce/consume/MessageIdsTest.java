@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.jms.Message;
 import java.lang.reflect.Proxy;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,11 @@ class MessageIdsTest {
         String longest = "x".repeat(200);
 
         assertEquals(longest, MessageIds.validated("messageId", longest));
+    }
+
+    @Test
+    void selectsTheMessagesCarryingTheIdsWithQuotesEscaped() {
+        assertEquals("messageId IN ('a-1', 'it''s')", MessageIds.selectorMatching("messageId", List.of("a-1", "it's")));
     }
 
     /** A message with the given string properties and broker ID; nothing else of it is used. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -59,20 +61,6 @@ class ExactlyOnceIT {
     }
 
     @Test
-    void messageFailingEveryTimeMovesToTheExceptionDestination() {
-        String id = newId();
-
-        ledger.sendCredit(order(id, 5, faults(1_000, null)));
-
-        Await.until(
-                "the broker gives up after " + MAX_DELIVERIES + " deliveries",
-                PROCESSING,
-                () -> ledger.deadLetterIds().contains(id));
-        assertEquals(0, ledger.balance(account));
-        assertEquals(0, credits());
-    }
-
-    @Test
     void concurrentDeliveriesOfOneIdHaveOneEffect() {
         int ids = 40;
         int copies = 4;
@@ -94,6 +82,21 @@ class ExactlyOnceIT {
         Await.settle();
         assertEquals(ids * 3L, ledger.balance(account));
         assertEquals(ids, credits());
+    }
+
+    @Test
+    void readinessReportsTheProcessedIdTableWithItsPrimaryKey() {
+        var readiness = ledger.readiness();
+
+        assertEquals(200, readiness.statusCode(), readiness.body());
+        JsonObject check =
+                Json.createReader(new StringReader(readiness.body())).readObject().getJsonArray("checks").stream()
+                        .map(JsonValue::asJsonObject)
+                        .filter(each -> each.getString("name").equals("exactly-once-processed-ids"))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no processed-ID check in " + readiness.body()));
+        assertEquals("UP", check.getString("status"));
+        assertEquals("CONSUMER,MESSAGE_ID", check.getJsonObject("data").getString("primaryKey"));
     }
 
     private long credits() {

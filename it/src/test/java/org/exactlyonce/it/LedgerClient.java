@@ -24,8 +24,12 @@ final class LedgerClient {
 
     static final String CONSUMER = "LedgerConsumer";
 
-    private static final String ADMIN =
-            "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+    private static final String ADMIN = basic("admin");
+
+    /** The demo users' credentials: each one's password is its name. */
+    static String basic(String user) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + user).getBytes(StandardCharsets.UTF_8));
+    }
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -57,6 +61,42 @@ final class LedgerClient {
         HttpResponse<String> response = post("/ledger/api/credits/bulk", bulk);
         expect(200, response);
         return parse(response.body()).asJsonObject();
+    }
+
+    /** Arms a crash: the next delivery or purge that reaches the protocol step halts the server. */
+    void armCrash(String step) {
+        expect(
+                202,
+                post(
+                        "/ledger/api/faults/crash",
+                        Json.createObjectBuilder().add("step", step).build()));
+    }
+
+    /** Sends a message as given, through the sample's test endpoint: {@code messageId} null for none. */
+    void sendRaw(String messageId, String type, String body) {
+        var raw = Json.createObjectBuilder().add("type", type).add("body", body);
+        if (messageId != null) {
+            raw.add("messageId", messageId);
+        }
+        expect(202, post("/ledger/api/test-messages", raw.build()));
+    }
+
+    /** The newest parked messages of the sample's consumer. */
+    List<JsonObject> parked() {
+        HttpResponse<String> response = get("/exactly-once/api/parked?consumer=" + CONSUMER + "&size=500", ADMIN);
+        expect(200, response);
+        return parse(response.body()).asJsonArray().stream()
+                .map(JsonValue::asJsonObject)
+                .toList();
+    }
+
+    /** Replays or discards a parked message as the given user; the answer's status code. */
+    int changeParked(String method, String path, String user) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/exactly-once/api/parked/" + path))
+                .header("Authorization", basic(user))
+                .header("X-Requested-By", "it")
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        return send(request.build()).statusCode();
     }
 
     /** The account's balance and number of credits. */
@@ -145,6 +185,11 @@ final class LedgerClient {
         return parse(response.body()).asJsonArray().stream()
                 .map(letter -> letter.asJsonObject().getString("messageId", ""))
                 .toList();
+    }
+
+    /** The server's MicroProfile Health readiness answer: its status code and its checks. */
+    HttpResponse<String> readiness() {
+        return get("/health/ready", null);
     }
 
     /** Whether the server answers HTTP at all, whatever it says. */

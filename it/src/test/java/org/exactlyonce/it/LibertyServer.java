@@ -1,6 +1,7 @@
 package org.exactlyonce.it;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +21,22 @@ final class LibertyServer {
 
     /** Waits until the server process has gone, as it does when a fault-injection crash halts it. */
     void awaitCrash() {
-        Await.until("the server has crashed", Duration.ofMinutes(1), () -> !ledger.answers());
+        awaitCrash(Duration.ofMinutes(1));
+    }
+
+    void awaitCrash(Duration timeout) {
+        Await.until("the server has crashed", timeout, () -> !ledger.answers());
+    }
+
+    /** Kills the server's process with {@code kill -9}: no shutdown, no flush, as a power cut would. */
+    void kill() throws IOException, InterruptedException {
+        String pid = Files.readString(wlp.resolve("usr/servers/.pid/" + name + ".pid"))
+                .trim();
+        Process kill = new ProcessBuilder("kill", "-9", pid).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new AssertionError("kill -9 " + pid + " failed");
+        }
+        awaitCrash();
     }
 
     /** Starts the server again and waits until the application answers. */

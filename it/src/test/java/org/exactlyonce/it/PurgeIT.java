@@ -8,6 +8,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -51,27 +52,24 @@ class PurgeIT {
     }
 
     @Test
-    void tableShrinksToOneBatchWithinTwoPeriodsAfterTheQueueDrains() {
+    void tableShrinksToOneBatchWithinTwoPeriodsAfterTheQueueDrains() throws Exception {
         int messages = 20_000;
         long failedBefore = ledger.deliveries("failed");
-        List<String> sizes = new ArrayList<>();
+        TableSizes sizes = new TableSizes(ledger);
 
+        sizes.start();
         ledger.sendBulk(Json.createObjectBuilder()
                 .add("account", account)
                 .add("count", messages)
                 .add("amount", 1)
                 .build());
-        long started = System.nanoTime();
-        Await.until("the queue drains", Duration.ofMinutes(10), () -> {
-            sizes.add(seconds(started) + "s:" + ledger.tableSize());
-            return ledger.balance(account) == messages;
-        });
-        sizes.add(seconds(started) + "s:" + ledger.tableSize() + "(drained)");
+        Await.until("the queue drains", Duration.ofMinutes(10), () -> ledger.balance(account) == messages);
+        sizes.mark("drained");
         Await.until(
                 "the table is down to one batch",
                 PURGE_INTERVAL.multipliedBy(2).plusSeconds(1),
                 () -> ledger.tableSize() <= BATCH_SIZE);
-        sizes.add(seconds(started) + "s:" + ledger.tableSize());
+        sizes.stop();
         System.out.println("purge-load: messages=" + messages + " table-size-over-time=" + sizes);
 
         Await.settle();
@@ -93,7 +91,45 @@ class PurgeIT {
                 .build();
     }
 
-    private static long seconds(long startedNanos) {
-        return Duration.ofNanos(System.nanoTime() - startedNanos).toSeconds();
+    /** The processed-ID table's size, sampled every second in the background, for the record. */
+    private static final class TableSizes {
+        private final LedgerClient ledger;
+        private final List<String> samples = Collections.synchronizedList(new ArrayList<>());
+        private final long started = System.nanoTime();
+        private Thread sampler;
+
+        TableSizes(LedgerClient ledger) {
+            this.ledger = ledger;
+        }
+
+        void start() {
+            sampler = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    mark("");
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            sampler.start();
+        }
+
+        void mark(String event) {
+            samples.add(Duration.ofNanos(System.nanoTime() - started).toSeconds() + "s:" + ledger.tableSize()
+                    + (event.isEmpty() ? "" : "(" + event + ")"));
+        }
+
+        void stop() throws InterruptedException {
+            sampler.interrupt();
+            sampler.join();
+            mark("");
+        }
+
+        @Override
+        public String toString() {
+            return samples.toString();
+        }
     }
 }

@@ -16,6 +16,9 @@ public record CreditOrder(String messageId, String account, long amount, Faults 
      * @param failDeliveries how many deliveries fail before one succeeds
      * @param crashAt the protocol step at which the server halts, once per message
      * @param pauseMillis how long the delivery waits at that step before the halt
+     * @param processMillis how long each delivery takes, to slow a stream down
+     * @param failUntilEpochMilli every delivery fails until this time (a transient outage of a dependency)
      */
-    public record Faults(int failDeliveries, String crashAt, long pauseMillis) {}
+    public record Faults(
+            int failDeliveries, String crashAt, long pauseMillis, long processMillis, long failUntilEpochMilli) {}
 }

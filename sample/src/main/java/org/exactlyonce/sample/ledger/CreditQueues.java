@@ -8,6 +8,9 @@ final class CreditQueues {
     /** Credit orders, consumed by {@link LedgerConsumer}. */
     static final String CREDITS = "jms/ledger/Credits";
 
+    /** Credit orders for {@link AtLeastOnceConsumer}, the baseline without a processed-ID table. */
+    static final String AT_LEAST_ONCE_CREDITS = "jms/ledger/CreditsAtLeastOnce";
+
     /** The exception destination of {@link #CREDITS}: messages the broker gave up on. */
     static final String FAILED_CREDITS = "jms/ledger/FailedCredits";
 

@@ -18,7 +18,20 @@ public class CreditSender {
     @Resource(lookup = CreditQueues.CREDITS)
     Queue credits;
 
+    @Resource(lookup = CreditQueues.AT_LEAST_ONCE_CREDITS)
+    Queue atLeastOnceCredits;
+
+    /** Sends to the exactly-once consumer. */
     public void send(CreditOrder order) {
-        jms.createProducer().setProperty("messageId", order.messageId()).send(credits, CreditOrders.toJson(order));
+        send(order, credits);
+    }
+
+    /** Sends to the baseline consumer without a processed-ID table. */
+    public void sendAtLeastOnce(CreditOrder order) {
+        send(order, atLeastOnceCredits);
+    }
+
+    private void send(CreditOrder order, Queue queue) {
+        jms.createProducer().setProperty("messageId", order.messageId()).send(queue, CreditOrders.toJson(order));
     }
 }

@@ -34,6 +34,8 @@ public class CreditsResource {
      * Queues {@code count} credits of {@code amount} each to one account, every one {@code copies} times
      * in a row (concurrent deliveries of one ID), then re-sends the first {@code duplicateShare} of them
      * with the same IDs, as a retrying producer would. The balance must end at {@code count × amount}.
+     * {@code "atLeastOnce": true} sends them to the baseline consumer instead; {@code faults} apply to
+     * every message.
      */
     @POST
     @Path("/bulk")
@@ -41,19 +43,31 @@ public class CreditsResource {
         if (bulk == null || bulk.account() == null || bulk.count() < 1 || bulk.count() > 100_000) {
             throw new BadRequestException("a bulk order needs an account and a count from 1 to 100000");
         }
+        if (bulk.faults() != null && !faultInjection.isEnabled()) {
+            throw new BadRequestException("fault injection is disabled on this server");
+        }
         String prefix = UUID.randomUUID() + "-";
         int copies = Math.max(1, bulk.copies());
         int resent = (int) Math.round(bulk.count() * Math.max(0, Math.min(1, bulk.duplicateShare())));
         for (int i = 0; i < bulk.count(); i++) {
             for (int copy = 0; copy < copies; copy++) {
-                sender.send(new CreditOrder(prefix + i, bulk.account(), bulk.amount(), null));
+                send(bulk, prefix + i);
             }
         }
         for (int i = 0; i < resent; i++) {
-            sender.send(new CreditOrder(prefix + i, bulk.account(), bulk.amount(), null));
+            send(bulk, prefix + i);
         }
         return new BulkResult(
                 prefix, bulk.count() * copies + resent, bulk.count(), (long) bulk.count() * bulk.amount());
+    }
+
+    private void send(BulkOrder bulk, String messageId) {
+        CreditOrder order = new CreditOrder(messageId, bulk.account(), bulk.amount(), bulk.faults());
+        if (bulk.atLeastOnce()) {
+            sender.sendAtLeastOnce(order);
+        } else {
+            sender.send(order);
+        }
     }
 
     private void validate(CreditOrder order) {
@@ -69,8 +83,15 @@ public class CreditsResource {
         return value == null || value.isBlank();
     }
 
-    /** A bulk request; {@code copies} defaults to 1, {@code duplicateShare} to 0. */
-    public record BulkOrder(String account, int count, long amount, int copies, double duplicateShare) {}
+    /** A bulk request; {@code copies} defaults to 1, {@code duplicateShare} to 0, {@code faults} to none. */
+    public record BulkOrder(
+            String account,
+            int count,
+            long amount,
+            int copies,
+            double duplicateShare,
+            boolean atLeastOnce,
+            CreditOrder.Faults faults) {}
 
     /** What a bulk request sent (IDs {@code idPrefix + 0 … idPrefix + (distinctIds - 1)}) and the balance it must produce. */
     public record BulkResult(String idPrefix, int messagesSent, int distinctIds, long expectedBalance) {}

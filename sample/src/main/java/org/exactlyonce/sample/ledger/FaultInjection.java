@@ -8,14 +8,17 @@ import jakarta.jms.Message;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.consume.ProtocolStep;
+import org.exactlyonce.consume.ProtocolStep.Step;
 
 /**
- * Failures and crashes on demand, to show (and test) that every message still has exactly one effect.
- * Off unless the server sets {@code ledger.fault-injection.enabled=true}: a production server never
- * fails or halts because a message asked it to.
+ * Failures, delays and crashes on demand, to show (and test) that every message still has exactly
+ * one effect. Off unless the server sets {@code ledger.fault-injection.enabled=true}: a production
+ * server never fails or halts because a message or a request asked it to.
  */
 @ApplicationScoped
 public class FaultInjection {
@@ -29,19 +32,36 @@ public class FaultInjection {
     @ConfigProperty(name = "ledger.fault-injection.enabled", defaultValue = "false")
     boolean enabled;
 
-    /** Where a crash is remembered, so the redelivery after the restart does not crash again. */
+    /** Where a message's crash is remembered, so its redelivery after the restart does not crash again. */
     @Inject
     @ConfigProperty(name = "ledger.fault-injection.marker-dir", defaultValue = "fault-injection")
     String markerDir;
+
+    /** A step at which the next delivery or purge halts the server; a restart forgets it. */
+    private final AtomicReference<Step> armed = new AtomicReference<>();
 
     boolean isEnabled() {
         return enabled;
     }
 
-    /** Fails the first deliveries of a message, as many as it asks for. */
-    void failDeliveryIfAsked(CreditOrder order, Message message) throws JMSException {
+    /** Halts the server the next time any delivery or purge reaches the step. */
+    void arm(Step step) {
+        armed.set(step);
+        LOG.warning(() -> "fault injection: the server halts at the next " + step);
+    }
+
+    /**
+     * Fails the first deliveries of a message, as many as it asks for, or every delivery until the time
+     * it names, after the delay it asks for.
+     */
+    void failOrDelayIfAsked(CreditOrder order, Message message) throws JMSException, InterruptedException {
         if (enabled && order.faults() != null) {
+            Thread.sleep(order.faults().processMillis());
             int delivery = message.getIntProperty("JMSXDeliveryCount");
+            if (System.currentTimeMillis() < order.faults().failUntilEpochMilli()) {
+                throw new IllegalStateException("fault injection: message " + order.messageId() + " fails until "
+                        + Instant.ofEpochMilli(order.faults().failUntilEpochMilli()));
+            }
             if (delivery <= order.faults().failDeliveries()) {
                 throw new IllegalStateException("fault injection: delivery " + delivery + " of message "
                         + order.messageId() + " fails as asked");
@@ -49,27 +69,40 @@ public class FaultInjection {
         }
     }
 
+    void onStep(@Observes ProtocolStep reached) throws Exception {
+        reached(reached.step(), reached.consumer(), reached.messageId(), reached.message());
+    }
+
     /**
-     * Halts the JVM, as {@code kill -9} would, the first time a message reaches the step it names,
-     * after the pause it asks for (during which the delivery is in flight: committed, not acknowledged).
+     * Halts the JVM, as {@code kill -9} would, when the step is armed, or when it is the one a message
+     * names, the first time that message reaches it and after the pause it asks for (during which the
+     * delivery is in flight).
      */
-    void crashIfAsked(@Observes ProtocolStep reached) throws Exception {
+    void reached(Step step, String consumer, String messageId, Message message) throws Exception {
         if (!enabled) {
             return;
         }
-        CreditOrder order = CreditOrders.fromJson(reached.message().getBody(String.class));
-        if (order.faults() != null
-                && reached.step().name().equals(order.faults().crashAt())
-                && firstCrash(reached)) {
-            Thread.sleep(order.faults().pauseMillis());
-            LOG.severe(() ->
-                    "fault injection: halting the server at " + reached.step() + " of message " + reached.messageId());
-            Runtime.getRuntime().halt(KILLED);
+        if (armed.compareAndSet(step, null)) {
+            halt(step, consumer + (messageId == null ? "" : " message " + messageId));
+        }
+        if (message != null) {
+            CreditOrder order = CreditOrders.fromJson(message.getBody(String.class));
+            if (order.faults() != null
+                    && step.name().equals(order.faults().crashAt())
+                    && firstCrash(consumer, messageId, step)) {
+                Thread.sleep(order.faults().pauseMillis());
+                halt(step, consumer + " message " + messageId);
+            }
         }
     }
 
-    private boolean firstCrash(ProtocolStep reached) throws IOException {
-        String name = reached.consumer() + "-" + reached.messageId() + "-" + reached.step();
+    private static void halt(Step step, String what) {
+        LOG.severe(() -> "fault injection: halting the server at " + step + " of " + what);
+        Runtime.getRuntime().halt(KILLED);
+    }
+
+    private boolean firstCrash(String consumer, String messageId, Step step) throws IOException {
+        String name = consumer + "-" + messageId + "-" + step;
         Path marker = Path.of(markerDir).resolve(name.replaceAll("[^A-Za-z0-9._-]", "_"));
         if (Files.exists(marker)) {
             return false;

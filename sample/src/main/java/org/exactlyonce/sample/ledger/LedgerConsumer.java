@@ -6,7 +6,10 @@ import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
+import jakarta.jms.TextMessage;
+import jakarta.json.bind.JsonbException;
 import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.consume.InvalidMessageException;
 
 /** Books each credit message once, however often the broker or the producer delivers it. */
 @MessageDriven(
@@ -23,10 +26,29 @@ public class LedgerConsumer extends AbstractExactlyOnceConsumer {
     @Inject
     FaultInjection faults;
 
+    /** Credit orders come as JSON text. */
+    @Override
+    protected boolean accepts(Message message) {
+        return message instanceof TextMessage;
+    }
+
     @Override
     protected void process(Message message) throws Exception {
-        CreditOrder order = CreditOrders.fromJson(message.getBody(String.class));
-        faults.failDeliveryIfAsked(order, message);
+        CreditOrder order = parse(message.getBody(String.class));
+        faults.failOrDelayIfAsked(order, message);
         ledger.book(order);
+    }
+
+    private static CreditOrder parse(String json) {
+        CreditOrder order;
+        try {
+            order = CreditOrders.fromJson(json);
+        } catch (JsonbException e) {
+            throw new InvalidMessageException("the payload is not a credit order: " + e.getMessage(), e);
+        }
+        if (order == null || order.account() == null || order.account().isBlank()) {
+            throw new InvalidMessageException("the credit order names no account");
+        }
+        return order;
     }
 }

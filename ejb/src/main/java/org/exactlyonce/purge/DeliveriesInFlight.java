@@ -1,0 +1,48 @@
+package org.exactlyonce.purge;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+
+/**
+ * The message IDs this server's consumers are processing right now. A producer's copy of an ID can be
+ * delivered while the purge deletes that ID: the broker lists it under its own broker ID and a browser
+ * does not show it. The purge deletes while holding this registry's write lock and spares the IDs in
+ * it; a delivery registers its ID under the read lock before it looks the ID up, so it either is
+ * spared or finds the deletion already committed, exactly as if it had arrived after it.
+ */
+@ApplicationScoped
+public class DeliveriesInFlight {
+
+    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Map<String, Map<String, Integer>> byConsumer = new ConcurrentHashMap<>();
+
+    /** Registers a delivery before its ID is looked up; {@link #end} must follow. */
+    public void begin(String consumer, String messageId) {
+        lock.readLock().lock();
+        try {
+            byConsumer.computeIfAbsent(consumer, c -> new ConcurrentHashMap<>()).merge(messageId, 1, Integer::sum);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    public void end(String consumer, String messageId) {
+        byConsumer.get(consumer).computeIfPresent(messageId, (id, count) -> count == 1 ? null : count - 1);
+    }
+
+    /** Runs the action, given the consumer's IDs in flight, while no new delivery can register. */
+    <T> T whileNoneBegins(String consumer, Function<Set<String>, T> action) {
+        lock.writeLock().lock();
+        try {
+            return action.apply(
+                    Set.copyOf(byConsumer.getOrDefault(consumer, Map.of()).keySet()));
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+}

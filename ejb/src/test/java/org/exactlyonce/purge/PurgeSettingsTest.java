@@ -1,0 +1,51 @@
+package org.exactlyonce.purge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PurgeSettingsTest {
+
+    @Test
+    void theDefaultsAreUsable() {
+        assertEquals(List.of(), settings("PT1M", "PT1H", "PT30S", 200).problems());
+    }
+
+    @Test
+    void aZeroWindowIsUsable() {
+        assertEquals(List.of(), settings("PT1M", "PT0S", "PT0S", 200).problems());
+    }
+
+    @Test
+    void aNegativeWindowIsRefused() {
+        List<String> problems = settings("PT1M", "-PT1S", "PT30S", 200).problems();
+
+        assertTrue(problems.get(0).contains("dedup-window must not be negative"), problems.toString());
+    }
+
+    @Test
+    void aZeroBatchSizeIsRefused() {
+        List<String> problems = settings("PT1M", "PT1H", "PT30S", 0).problems();
+
+        assertTrue(problems.get(0).contains("batch-size must be at least 1"), problems.toString());
+    }
+
+    @Test
+    void aZeroIntervalIsRefused() {
+        List<String> problems = settings("PT0S", "PT1H", "PT30S", 200).problems();
+
+        assertTrue(problems.get(0).contains("interval must be positive"), problems.toString());
+    }
+
+    private static PurgeSettings settings(String interval, String window, String grace, int batchSize) {
+        PurgeSettings settings = new PurgeSettings();
+        settings.interval = Duration.parse(interval);
+        settings.dedupWindow = Duration.parse(window);
+        settings.gracePeriod = Duration.parse(grace);
+        settings.batchSize = batchSize;
+        return settings;
+    }
+}

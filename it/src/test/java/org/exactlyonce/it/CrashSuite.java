@@ -1,0 +1,128 @@
+package org.exactlyonce.it;
+
+import jakarta.json.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Crashes the server again and again while it processes a stream of credits, then counts effects on
+ * the ledger: every sent ID must have exactly one. The crashes cycle through the protocol's crash
+ * points (armed through the sample's fault injection, each halting the JVM like {@code kill -9}) and
+ * real {@code kill -9}s at random moments. Producer duplicates are part of the stream.
+ */
+final class CrashSuite {
+
+    /** What the suite crashes at, in turn: the protocol's crash points, then a random kill. */
+    static final List<String> CRASH_POINTS =
+            List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", "PURGE_DELETING", "KILL");
+
+    private final LedgerClient ledger;
+    private final LibertyServer server;
+    private final Random random = new Random();
+
+    CrashSuite(LedgerClient ledger, LibertyServer server) {
+        this.ledger = ledger;
+        this.server = server;
+    }
+
+    /**
+     * Sends {@code messages} credits (and re-sends a tenth of them), crashes the server {@code crashes}
+     * times at the given points in turn while they are processed, waits until they are, and checks.
+     */
+    Result run(int messages, int crashes, List<String> points, boolean atLeastOnce) throws Exception {
+        String account = "crash-" + UUID.randomUUID();
+        String prefix = ledger.sendBulk(Json.createObjectBuilder()
+                        .add("account", account)
+                        .add("count", messages)
+                        .add("amount", 1)
+                        .add("duplicateShare", 0.1)
+                        .add("atLeastOnce", atLeastOnce)
+                        .add("faults", Json.createObjectBuilder().add("processMillis", 25))
+                        .build())
+                .getString("idPrefix");
+        int crashed = 0;
+        try {
+            for (int i = 0; i < crashes; i++) {
+                crashed += crash(points.get(i % points.size())) ? 1 : 0;
+                server.restart();
+            }
+        } finally {
+            if (!ledger.answers()) {
+                server.restart(); // for the tests that follow, whatever went wrong here
+            }
+        }
+        awaitAllProcessed(account, messages);
+        return Result.of(messages, crashed, prefix, ledger.effects(account));
+    }
+
+    /** @return whether the server crashed; an armed point no delivery reaches any more does not */
+    private boolean crash(String point) throws Exception {
+        if (point.equals("KILL")) {
+            Await.pause(Duration.ofMillis(200 + random.nextInt(1000)));
+            server.kill();
+            return true;
+        }
+        ledger.armCrash(point);
+        try {
+            server.awaitCrash(Duration.ofSeconds(30));
+            return true;
+        } catch (AssertionError notReached) {
+            server.kill(); // disarms it
+            return true;
+        }
+    }
+
+    private void awaitAllProcessed(String account, int messages) {
+        try {
+            Await.until(
+                    "every ID has an effect",
+                    Duration.ofMinutes(5),
+                    () -> ledger.effects(account).size() == messages);
+        } catch (AssertionError lostSome) {
+            return; // the result names them
+        }
+        long effects;
+        do { // until no late redelivery adds an effect any more
+            effects = totalEffects(account);
+            Await.pause(Duration.ofSeconds(5));
+        } while (effects != totalEffects(account));
+    }
+
+    private long totalEffects(String account) {
+        return ledger.effects(account).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
+    }
+
+    /** The check of one run: which IDs have no effect, which more than one. */
+    record Result(int messages, int crashes, List<String> lost, List<String> duplicated) {
+
+        static Result of(int messages, int crashes, String prefix, Map<String, Long> effects) {
+            List<String> lost = new ArrayList<>();
+            List<String> duplicated = new ArrayList<>();
+            for (int i = 0; i < messages; i++) {
+                long count = effects.getOrDefault(prefix + i, 0L);
+                if (count == 0) {
+                    lost.add(prefix + i);
+                } else if (count > 1) {
+                    duplicated.add(prefix + i + "×" + count);
+                }
+            }
+            return new Result(messages, crashes, lost, duplicated);
+        }
+
+        /** The one summary line, in the form scripts compare. */
+        String summary() {
+            return "crash-suite: messages=" + messages + " crashes=" + crashes + " lost=" + lost.size() + " duplicated="
+                    + duplicated.size();
+        }
+
+        String details() {
+            return "lost=" + lost + " duplicated=" + duplicated;
+        }
+    }
+}

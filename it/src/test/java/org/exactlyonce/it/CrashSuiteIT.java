@@ -1,0 +1,40 @@
+package org.exactlyonce.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The crash suite (see {@link CrashSuite}): a short run in every build, a long one on demand with
+ * {@code -Dcrash-suite.messages=20000 -Dcrash-suite.crashes=100}.
+ */
+class CrashSuiteIT {
+
+    private static final int MESSAGES = Integer.getInteger("crash-suite.messages", 500);
+    private static final int CRASHES = Integer.getInteger("crash-suite.crashes", CrashSuite.CRASH_POINTS.size() + 1);
+
+    private final LedgerClient ledger = new LedgerClient();
+    private final CrashSuite suite = new CrashSuite(ledger, new LibertyServer(ledger));
+
+    @Test
+    void everyMessageHasExactlyOneEffectAfterCrashesAtEveryPoint() throws Exception {
+        CrashSuite.Result result = suite.run(MESSAGES, CRASHES, CrashSuite.CRASH_POINTS, false);
+
+        System.out.println(result.summary());
+        assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
+        assertEquals(CRASHES, result.crashes());
+    }
+
+    /** Proof that the suite can fail: the consumer without a processed-ID table duplicates. */
+    @Test
+    void baselineWithoutProcessedIdsDuplicatesAfterCrashes() throws Exception {
+        CrashSuite.Result result = suite.run(300, 3, List.of("AFTER_COMMIT"), true);
+
+        System.out.println("crash-suite baseline (at-least-once consumer, no processed-ID table):");
+        System.out.println(result.summary());
+        assertTrue(result.lost().isEmpty(), result.details());
+        assertTrue(result.duplicated().size() > 0, "the baseline must show duplicates: " + result.details());
+    }
+}

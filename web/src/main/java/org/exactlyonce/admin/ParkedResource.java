@@ -1,0 +1,130 @@
+package org.exactlyonce.admin;
+
+import jakarta.ejb.EJB;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.logging.Logger;
+import org.exactlyonce.park.ParkReason;
+import org.exactlyonce.park.ParkedMessage;
+import org.exactlyonce.park.ParkedMessages;
+
+/** Parked messages: list, show, replay to their queue, discard. Every change is written to the audit log. */
+@Path("/parked")
+@Produces(MediaType.APPLICATION_JSON)
+public class ParkedResource {
+
+    private static final Logger AUDIT = Logger.getLogger("org.exactlyonce.audit");
+
+    @EJB
+    ParkedMessages parkedMessages;
+
+    @Context
+    SecurityContext security;
+
+    @GET
+    public List<Parked> list(
+            @QueryParam("consumer") String consumer,
+            @QueryParam("reason") String reason,
+            @QueryParam("page") @DefaultValue("0") int page,
+            @QueryParam("size") @DefaultValue("50") int size) {
+        if (page < 0 || size < 1 || size > 500) {
+            throw new BadRequestException("page must be at least 0 and size from 1 to 500");
+        }
+        return parkedMessages.list(consumer, reasonOf(reason), page, size).stream()
+                .map(Parked::of)
+                .toList();
+    }
+
+    @GET
+    @Path("/{id}")
+    public Parked show(@PathParam("id") long id) {
+        return parkedMessages.find(id).map(Parked::of).orElseThrow(() -> notFound(id));
+    }
+
+    /** Sends the message back to its queue, with its ID and properties, and removes it from here. */
+    @POST
+    @Path("/{id}/replay")
+    public Response replay(@PathParam("id") long id) throws Exception {
+        if (!parkedMessages.replay(id)) {
+            throw notFound(id);
+        }
+        audit("replayed", id);
+        return Response.noContent().build();
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Response discard(@PathParam("id") long id) {
+        if (!parkedMessages.discard(id)) {
+            throw notFound(id);
+        }
+        audit("discarded", id);
+        return Response.noContent().build();
+    }
+
+    private void audit(String action, long id) {
+        String user = security.getUserPrincipal().getName();
+        AUDIT.info(() -> "audit: user=" + user + " " + action + " parked message " + id + " at " + Instant.now());
+    }
+
+    private static ParkReason reasonOf(String reason) {
+        try {
+            return reason == null ? null : ParkReason.valueOf(reason);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException("no such reason: " + reason + "; one of " + List.of(ParkReason.values()));
+        }
+    }
+
+    private static NotFoundException notFound(long id) {
+        return new NotFoundException("no parked message " + id);
+    }
+
+    /** A parked message; the bytes of a bytes message in Base64. */
+    public record Parked(
+            long id,
+            String consumer,
+            String messageId,
+            String jmsMessageId,
+            String queue,
+            ParkReason reason,
+            String detail,
+            String textBody,
+            String bytesBodyBase64,
+            String properties,
+            int attempts,
+            Instant sentAt,
+            Instant parkedAt) {
+
+        static Parked of(ParkedMessage parked) {
+            return new Parked(
+                    parked.id(),
+                    parked.consumer(),
+                    parked.messageId(),
+                    parked.jmsMessageId(),
+                    parked.queueName(),
+                    parked.reason(),
+                    parked.detail(),
+                    parked.textBody(),
+                    parked.bytesBody() == null ? null : Base64.getEncoder().encodeToString(parked.bytesBody()),
+                    parked.properties(),
+                    parked.attempts(),
+                    parked.sentAt(),
+                    parked.parkedAt());
+        }
+    }
+}
