@@ -4,14 +4,19 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.EJBException;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import jakarta.jms.ObjectMessage;
+import jakarta.jms.TextMessage;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.metrics.ConsumerMetrics;
@@ -157,16 +162,16 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /** The message's usable ID; empty when it has none or is of a type not accepted, and is parked. */
     private Optional<String> idOf(String consumer, Message message) {
+        String messageId = null;
         try {
-            String messageId = messageIds.idOf(message);
+            messageId = messageIds.idOf(message);
             if (!accepts(message)) {
                 throw new InvalidMessageException(
-                        ParkReason.TYPE_NOT_ACCEPTED,
-                        consumer + " does not accept " + message.getClass().getSimpleName() + " messages");
+                        ParkReason.TYPE_NOT_ACCEPTED, consumer + " does not accept " + typeOf(message) + "s");
             }
             return Optional.of(messageId);
         } catch (InvalidMessageException e) {
-            park(consumer, null, message, e.reason(), e.getMessage());
+            park(consumer, messageId, message, e.reason(), e.getMessage());
             return Optional.empty();
         } catch (JMSException e) {
             throw new EJBException(consumer + " cannot read a message, the broker will redeliver it", e);
@@ -210,6 +215,15 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
             rollbackQuietly(consumer, messageId);
             throw new EJBException(consumer + " could not park a message, the broker will redeliver it", e);
         }
+    }
+
+    /** The JMS type of a message, rather than the provider's class. */
+    private static String typeOf(Message message) {
+        return Stream.of(TextMessage.class, BytesMessage.class, MapMessage.class, ObjectMessage.class)
+                .filter(type -> type.isInstance(message))
+                .map(Class::getSimpleName)
+                .findFirst()
+                .orElse("other Message");
     }
 
     private static int deliveryCount(Message message) {
