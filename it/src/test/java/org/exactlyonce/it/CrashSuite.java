@@ -44,10 +44,10 @@ final class CrashSuite {
                         .add("faults", Json.createObjectBuilder().add("processMillis", 25))
                         .build())
                 .getString("idPrefix");
-        int crashed = 0;
+        List<String> crashed = new ArrayList<>();
         try {
             for (int i = 0; i < crashes; i++) {
-                crashed += crash(points.get(i % points.size())) ? 1 : 0;
+                crashed.add(crash(points.get(i % points.size())));
                 server.restart();
             }
         } finally {
@@ -59,20 +59,20 @@ final class CrashSuite {
         return Result.of(messages, crashed, prefix, ledger.effects(account));
     }
 
-    /** @return whether the server crashed; an armed point no delivery reaches any more does not */
-    private boolean crash(String point) throws Exception {
+    /** @return where the server crashed: the point, or a kill when no delivery or purge reached it in time */
+    private String crash(String point) throws Exception {
         if (point.equals("KILL")) {
             Await.pause(Duration.ofMillis(200 + random.nextInt(1000)));
             server.kill();
-            return true;
+            return point;
         }
         ledger.armCrash(point);
         try {
-            server.awaitCrash(Duration.ofSeconds(30));
-            return true;
+            server.awaitCrash(Duration.ofSeconds(45));
+            return point;
         } catch (AssertionError notReached) {
             server.kill(); // disarms it
-            return true;
+            return "KILL(" + point + " not reached)";
         }
     }
 
@@ -99,9 +99,9 @@ final class CrashSuite {
     }
 
     /** The check of one run: which IDs have no effect, which more than one. */
-    record Result(int messages, int crashes, List<String> lost, List<String> duplicated) {
+    record Result(int messages, List<String> crashes, List<String> lost, List<String> duplicated) {
 
-        static Result of(int messages, int crashes, String prefix, Map<String, Long> effects) {
+        static Result of(int messages, List<String> crashes, String prefix, Map<String, Long> effects) {
             List<String> lost = new ArrayList<>();
             List<String> duplicated = new ArrayList<>();
             for (int i = 0; i < messages; i++) {
@@ -117,12 +117,12 @@ final class CrashSuite {
 
         /** The one summary line, in the form scripts compare. */
         String summary() {
-            return "crash-suite: messages=" + messages + " crashes=" + crashes + " lost=" + lost.size() + " duplicated="
-                    + duplicated.size();
+            return "crash-suite: messages=" + messages + " crashes=" + crashes.size() + " lost=" + lost.size()
+                    + " duplicated=" + duplicated.size();
         }
 
         String details() {
-            return "lost=" + lost + " duplicated=" + duplicated;
+            return "crashed at " + crashes + ", lost=" + lost + " duplicated=" + duplicated;
         }
     }
 }
