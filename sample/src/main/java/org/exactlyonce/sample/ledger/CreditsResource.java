@@ -16,6 +16,9 @@ import java.util.UUID;
 @Produces(MediaType.APPLICATION_JSON)
 public class CreditsResource {
 
+    /** How many messages later a bulk order re-sends a message, as a retrying producer. */
+    private static final int RETRY_LAG = 5;
+
     @Inject
     CreditSender sender;
 
@@ -32,8 +35,9 @@ public class CreditsResource {
 
     /**
      * Queues {@code count} credits of {@code amount} each to one account, every one {@code copies} times
-     * in a row (concurrent deliveries of one ID), then re-sends the first {@code duplicateShare} of them
-     * with the same IDs, as a retrying producer would. The balance must end at {@code count × amount}.
+     * in a row (concurrent deliveries of one ID), and re-sends the first {@code duplicateShare} of them
+     * with the same IDs, each a few messages after its first copy, as a producer retrying after a
+     * timeout would. The balance must end at {@code count × amount}.
      * {@code "atLeastOnce": true} sends them to the baseline consumer instead; {@code faults} apply to
      * every message.
      */
@@ -53,9 +57,13 @@ public class CreditsResource {
             for (int copy = 0; copy < copies; copy++) {
                 send(bulk, prefix + i);
             }
+            int retried = i - RETRY_LAG;
+            if (retried >= 0 && retried < resent) {
+                send(bulk, prefix + retried);
+            }
         }
-        for (int i = 0; i < resent; i++) {
-            send(bulk, prefix + i);
+        for (int retried = Math.max(0, bulk.count() - RETRY_LAG); retried < resent; retried++) {
+            send(bulk, prefix + retried);
         }
         return new BulkResult(
                 prefix, bulk.count() * copies + resent, bulk.count(), (long) bulk.count() * bulk.amount());
