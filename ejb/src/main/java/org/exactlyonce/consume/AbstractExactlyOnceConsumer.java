@@ -205,7 +205,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     private void park(String consumer, String messageId, Message message, ParkReason reason, String detail) {
         try {
             transaction.begin();
-            if (parkedMessages.park(consumer, messageId, message, reason, detail)) {
+            if (parkedMessages.park(consumer, messageId, message, deliveryCount(message), reason, detail)) {
                 transaction.commit();
             } else {
                 transaction.rollback(); // parked before, by a delivery whose acknowledgement a crash lost

@@ -54,11 +54,13 @@ public class ParkedMessages {
      * acknowledged.
      *
      * @param messageId the application's ID, or {@code null} when the message has no usable one
+     * @param attempts the deliveries of the message, this one included
      * @return false when this broker message is already parked (a redelivery after a crash): then the
      *     transaction can only be rolled back, and the message acknowledged all the same
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public boolean park(String consumer, String messageId, Message message, ParkReason reason, String detail)
+    public boolean park(
+            String consumer, String messageId, Message message, int attempts, ParkReason reason, String detail)
             throws JMSException {
         ParkedMessage parked =
                 new ParkedMessage(consumer, messageId, message.getJMSMessageID(), queueOf(message), reason, detail);
@@ -66,7 +68,7 @@ public class ParkedMessages {
                 MessageBodies.textOf(message),
                 MessageBodies.bytesOf(message),
                 MessageCopies.propertiesOf(message),
-                message.getIntProperty("JMSXDeliveryCount"),
+                attempts,
                 message.getJMSTimestamp() == 0 ? null : Instant.ofEpochMilli(message.getJMSTimestamp()),
                 clock.instant());
         try {
