@@ -1,6 +1,7 @@
 package org.exactlyonce.consume;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -13,19 +14,23 @@ import jakarta.jms.ObjectMessage;
 import jakarta.jms.TextMessage;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
+import org.exactlyonce.outage.DatabaseCalls;
+import org.exactlyonce.outage.DatabaseOutage;
+import org.exactlyonce.outage.TransientDatabaseFailure;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessages;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.ProcessedMessages.FirstDelivery;
-import org.exactlyonce.processed.SqlStates;
 import org.exactlyonce.purge.ConsumerQueues;
 import org.exactlyonce.purge.DeliveriesInFlight;
 
@@ -91,6 +96,17 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     @Inject
     private Event<ProtocolStep> steps;
 
+    @Inject
+    private DatabaseCalls databaseCalls;
+
+    @EJB
+    private DatabaseOutage outage;
+
+    /** How long a delivery waits for a database that is down before it hands its message back to the broker. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.outage.hold-delivery", defaultValue = "PT1M")
+    Duration holdDelivery;
+
     /**
      * Processes one message: the application's effect of it, such as database writes.
      *
@@ -104,7 +120,10 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      * message itself is bad: it is parked at once, with the exception's message as the reason. Any
      * other exception has the message redelivered, until it has failed on
      * {@code exactlyonce.park-after-deliveries} deliveries; then it is parked. Database failures that
-     * say nothing about the message (a lost connection, a deadlock) never park it.
+     * say nothing about the message (a lost connection, a deadlock, SQLState classes 08 and 40) never
+     * park it: the transaction is retried with back-off within the delivery, so this method may run
+     * more than once for one message, each time in a fresh transaction; while the database stays down,
+     * the delivery waits for it, and a long outage pauses the consumer (see {@code DatabaseOutage}).
      *
      * @param message the delivered message
      * @throws Exception any failure, to have the message redelivered
@@ -139,25 +158,58 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         String messageId = usableId.get();
         inFlight.begin(consumer, messageId); // before the look-up: the purge spares IDs in flight
         try {
-            transaction.begin(); // 2. begin the database transaction
-            FirstDelivery delivery = processedMessages.recordFirstDelivery(consumer, messageId, message); // 3.
-            if (delivery != FirstDelivery.FIRST) {
-                transaction.rollback();
-                dropDuplicate(consumer, messageId, delivery);
-                return; // acknowledged, without effect
-            }
-            process(message); // 4. the application's writes, in the same transaction
-            steps.fire(new ProtocolStep(Step.BEFORE_COMMIT, consumer, messageId, message));
-            transaction.commit(); // 5. commit: ID and effect become durable together
-            steps.fire(new ProtocolStep(Step.AFTER_COMMIT, consumer, messageId, message));
-            metrics.count(consumer, Outcome.PROCESSED);
+            Outcome outcome = deliverWhileTheDatabaseAllows(consumer, messageId, message);
+            metrics.count(consumer, outcome);
+        } catch (TransientDatabaseFailure | CircuitBreakerOpenException e) {
+            metrics.count(consumer, Outcome.FAILED);
+            throw new EJBException(
+                    consumer + " handed message " + messageId + " back to the broker: the database is unavailable", e);
         } catch (Exception e) {
-            rollbackQuietly(consumer, messageId);
             parkOrRedeliver(consumer, messageId, message, e);
         } finally {
             inFlight.end(consumer, messageId);
         }
         // 6. returning normally lets the container acknowledge the message, after the commit
+    }
+
+    /**
+     * Runs the transaction, retried with back-off while the database fails transiently; while it is
+     * down, holds the delivery until it is back, for at most {@code exactlyonce.outage.hold-delivery};
+     * after that the message goes back to the broker and the consumer's endpoint is paused.
+     */
+    private Outcome deliverWhileTheDatabaseAllows(String consumer, String messageId, Message message) throws Exception {
+        while (true) {
+            try {
+                return databaseCalls.call(() -> deliverOnce(consumer, messageId, message));
+            } catch (TransientDatabaseFailure | CircuitBreakerOpenException e) {
+                outage.reportDown();
+                if (!outage.awaitBack(holdDelivery)) {
+                    outage.handingBack(getClass());
+                    throw e;
+                }
+                LOG.info(() -> consumer + " retries message " + messageId + ": the database is back");
+            }
+        }
+    }
+
+    /** Steps 2 to 5, in one transaction; rolled back on any failure. */
+    private Outcome deliverOnce(String consumer, String messageId, Message message) throws Exception {
+        try {
+            transaction.begin(); // 2. begin the database transaction
+            FirstDelivery delivery = processedMessages.recordFirstDelivery(consumer, messageId, message); // 3.
+            if (delivery != FirstDelivery.FIRST) {
+                transaction.rollback();
+                return dropDuplicate(consumer, messageId, delivery); // acknowledged, without effect
+            }
+            process(message); // 4. the application's writes, in the same transaction
+            steps.fire(new ProtocolStep(Step.BEFORE_COMMIT, consumer, messageId, message));
+            transaction.commit(); // 5. commit: ID and effect become durable together
+        } catch (Exception e) {
+            rollbackQuietly(consumer, messageId);
+            throw e;
+        }
+        steps.fire(new ProtocolStep(Step.AFTER_COMMIT, consumer, messageId, message));
+        return Outcome.PROCESSED;
     }
 
     /** The message's usable ID; empty when it has none or is of a type not accepted, and is parked. */
@@ -185,7 +237,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
             return;
         }
         int delivery = deliveryCount(message);
-        if (delivery >= parkAfterDeliveries && !SqlStates.isTransient(failure)) {
+        if (delivery >= parkAfterDeliveries) {
             park(
                     consumer,
                     messageId,
@@ -234,19 +286,19 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         }
     }
 
-    private void dropDuplicate(String consumer, String messageId, FirstDelivery delivery) {
+    private static Outcome dropDuplicate(String consumer, String messageId, FirstDelivery delivery) {
         Outcome outcome = switch (delivery) {
             case LOST_RACE -> Outcome.DUPLICATE_LOST_RACE;
             case CONFLICTING_PAYLOAD -> Outcome.DUPLICATE_CONFLICT;
             default -> Outcome.DUPLICATE_ALREADY_COMMITTED;
         };
-        metrics.count(consumer, outcome);
         if (outcome == Outcome.DUPLICATE_CONFLICT) {
             LOG.warning(() -> consumer + " dropped message " + messageId
                     + ": its ID was processed before with another payload; the producer reuses IDs");
-            return;
+        } else {
+            LOG.fine(() -> consumer + " dropped a duplicate of message " + messageId + " (" + outcome.label() + ")");
         }
-        LOG.fine(() -> consumer + " dropped a duplicate of message " + messageId + " (" + outcome.label() + ")");
+        return outcome;
     }
 
     private void rollbackQuietly(String consumer, String messageId) {

@@ -4,8 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import java.util.Collection;
-import java.util.stream.Collectors;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.processed.ProcessedMessage;
@@ -34,18 +33,13 @@ public class MessageIds {
         return validated(idProperty, read(message, idProperty));
     }
 
-    /**
-     * A JMS message selector matching exactly the messages that carry one of the IDs, for browsing a
-     * queue for them.
-     */
-    public String selectorMatching(Collection<String> ids) {
-        return selectorMatching(idProperty, ids);
-    }
-
-    static String selectorMatching(String idProperty, Collection<String> ids) {
-        return ids.stream()
-                .map(id -> "'" + id.replace("'", "''") + "'")
-                .collect(Collectors.joining(", ", idProperty + " IN (", ")"));
+    /** The message's ID as {@link #idOf} reads it, or empty when the message carries no usable ID. */
+    public Optional<String> usableIdOf(Message message) throws JMSException {
+        try {
+            return Optional.of(idOf(message));
+        } catch (InvalidMessageException e) {
+            return Optional.empty();
+        }
     }
 
     static String read(Message message, String idProperty) throws JMSException {

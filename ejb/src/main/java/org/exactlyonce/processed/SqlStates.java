@@ -1,8 +1,12 @@
 package org.exactlyonce.processed;
 
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Classifies database failures by SQLState, whichever way the persistence provider wrapped them:
@@ -30,19 +34,26 @@ public final class SqlStates {
         return hasState(failure, INTEGRITY_CONSTRAINT_VIOLATION);
     }
 
-    /** Whether the failure says nothing about the message: a lost connection, a deadlock, a serialization failure. */
+    /**
+     * Whether the failure says nothing about the message: a lost connection, a deadlock, a serialization
+     * failure, a lock or connection wait that timed out, by SQLState or by the driver's exception type.
+     */
     public static boolean isTransient(Throwable failure) {
-        return hasState(failure, CONNECTION_EXCEPTION) || hasState(failure, TRANSACTION_ROLLBACK);
+        return hasState(failure, CONNECTION_EXCEPTION)
+                || hasState(failure, TRANSACTION_ROLLBACK)
+                || causes(failure)
+                        .anyMatch(cause -> cause instanceof SQLTransientException
+                                || cause instanceof SQLRecoverableException
+                                || cause instanceof SQLNonTransientConnectionException);
+    }
+
+    private static Stream<Throwable> causes(Throwable failure) {
+        Set<Throwable> seen = new HashSet<>();
+        return Stream.iterate(failure, cause -> cause != null && seen.add(cause), Throwable::getCause);
     }
 
     private static boolean hasState(Throwable failure, String stateClass) {
-        Set<Throwable> seen = new HashSet<>();
-        for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && chainHasState(sql, stateClass)) {
-                return true;
-            }
-        }
-        return false;
+        return causes(failure).anyMatch(cause -> cause instanceof SQLException sql && chainHasState(sql, stateClass));
     }
 
     private static boolean chainHasState(SQLException first, String stateClass) {

@@ -7,6 +7,7 @@ import java.util.Set;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.RuntimeMBeanException;
 import javax.management.openmbean.CompositeData;
 
 /**
@@ -33,18 +34,36 @@ public class LockedMessages {
                     + ", so it cannot see messages in flight");
         }
         Set<String> locked = new HashSet<>();
-        for (Object message : (Object[]) server.invoke(queue, "listQueuedMessages", null, null)) {
-            if (!AVAILABLE.equals(property(message, "state"))) {
+        Set<Object> vanished = new HashSet<>();
+        for (Object engineId : notAvailable(server, queue)) {
+            try {
                 Object detail = server.invoke(
-                        queue, "getQueuedMessageDetail", new Object[] {property(message, "id")}, new String[] {
-                            String.class.getName()
+                        queue, "getQueuedMessageDetail", new Object[] {engineId}, new String[] {String.class.getName()
                         });
                 if (detail != null) { // null: acknowledged since it was listed
                     locked.add(jmsMessageId((String) property(detail, "apiMessageId")));
                 }
+            } catch (RuntimeMBeanException e) {
+                // measured: a message acknowledged between listing and detail may fail inside the engine
+                vanished.add(engineId);
             }
         }
+        vanished.retainAll(notAvailable(server, queue));
+        if (!vanished.isEmpty()) {
+            throw new JMException("the messaging engine could not describe messages in flight " + vanished);
+        }
         return locked;
+    }
+
+    /** The engine's IDs of the queue's messages in any state but available. */
+    private static Set<Object> notAvailable(MBeanServer server, ObjectName queue) throws JMException {
+        Set<Object> engineIds = new HashSet<>();
+        for (Object message : (Object[]) server.invoke(queue, "listQueuedMessages", null, null)) {
+            if (!AVAILABLE.equals(property(message, "state"))) {
+                engineIds.add(property(message, "id"));
+            }
+        }
+        return engineIds;
     }
 
     /** The engine reports the API message ID without the {@code ID:} prefix that JMS adds. */

@@ -20,8 +20,8 @@ import org.exactlyonce.processed.ProcessedMessage;
 
 /**
  * Asks the broker which processed messages are still on their queue, and so may still be delivered:
- * those available to consumers, found by browsing the queue for their IDs (a browser also finds a
- * producer's re-sends of an ID), and those delivered to a consumer and not yet acknowledged, which
+ * those available to consumers, found by browsing the queue (a browser also finds a producer's
+ * re-sends of an ID), and those delivered to a consumer and not yet acknowledged, which
  * a browser does not show and {@link LockedMessages} does.
  */
 @ApplicationScoped
@@ -53,14 +53,19 @@ public class PendingMessages {
         return pending;
     }
 
+    /** The IDs among those given that messages available on the queue carry, found by one browse. */
     private Set<String> available(String queueName, Collection<String> ids) throws JMSException {
+        // one browse of the whole queue: a selector naming thousands of IDs costs more per message than it saves
+        Set<String> wanted = new HashSet<>(ids);
         Set<String> pending = new HashSet<>();
         try (JMSContext jms = connectionFactory().createContext();
-                QueueBrowser browser =
-                        jms.createBrowser(jms.createQueue(queueName), messageIds.selectorMatching(ids))) {
+                QueueBrowser browser = jms.createBrowser(jms.createQueue(queueName))) {
             Enumeration<?> messages = browser.getEnumeration();
             while (messages.hasMoreElements()) {
-                pending.add(messageIds.idOf((Message) messages.nextElement()));
+                messageIds
+                        .usableIdOf((Message) messages.nextElement())
+                        .filter(wanted::contains)
+                        .ifPresent(pending::add);
             }
         }
         return pending;

@@ -20,19 +20,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.logging.Logger;
 import javax.management.JMException;
 import org.exactlyonce.consume.ProtocolStep;
 import org.exactlyonce.consume.ProtocolStep.Step;
+import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
 
 /**
  * Deletes processed IDs that can no longer matter, on a timer: first it confirms, against the broker,
  * which unconfirmed IDs' messages are gone from their queues (acknowledged); then it deletes IDs
- * acknowledged longer ago than the dedup window. Each batch is its own short transaction. When the
+ * acknowledged longer ago than the dedup window; last it counts what is left, the figure the console
+ * shows. Each batch is its own short transaction. When the
  * broker cannot be asked, IDs stay unconfirmed: an ID is never deleted while its message may still
  * be redelivered. Several servers may purge one table at once; every step is idempotent.
  */
@@ -65,6 +69,12 @@ public class Purge {
     @Inject
     Event<ProtocolStep> steps;
 
+    /**
+     * How many pages of IDs one look at the broker serves. A look lists the queue's messages in flight
+     * and browses the whole queue, so it costs in proportion to the queue's depth, not to the page.
+     */
+    private static final int PAGES_PER_LOOK = 50;
+
     private final Clock clock = Clock.systemUTC();
     private volatile PurgeReport lastRun;
 
@@ -95,6 +105,7 @@ public class Purge {
         for (String consumer : consumerQueues.consumers()) {
             confirm(consumer, start, tally).ifPresent(reason -> unconfirmable.add(consumer + ": " + reason));
             deleteExpired(consumer, start, tally);
+            count(consumer, tally);
         }
         PurgeReport report = new PurgeReport(
                 start,
@@ -103,7 +114,8 @@ public class Purge {
                 tally.keptPending,
                 tally.deleted,
                 tally.failedBatches,
-                unconfirmable);
+                unconfirmable,
+                tally.idTables);
         LOG.info(report::summary);
         lastRun = report;
         return report;
@@ -119,26 +131,22 @@ public class Purge {
         Instant processedBefore = now.minus(settings.gracePeriod());
         String after = "";
         try {
-            List<ProcessedMessage> page;
+            List<ProcessedMessage> candidates;
             do {
-                page = processedMessages.unconfirmed(consumer, processedBefore, after, settings.batchSize());
-                if (page.isEmpty()) {
+                candidates = unconfirmed(consumer, processedBefore, after);
+                if (candidates.isEmpty()) {
                     break;
                 }
-                // the page was committed before the broker is asked: what the broker no longer has was acknowledged
-                Set<String> pending = pendingMessages.stillOnQueue(queue, page);
-                List<String> gone = page.stream()
+                // the candidates were committed before the broker is asked: what it no longer has was acknowledged
+                Set<String> pending = pendingMessages.stillOnQueue(queue, candidates);
+                List<String> gone = candidates.stream()
                         .map(ProcessedMessage::messageId)
                         .filter(id -> !pending.contains(id))
                         .toList();
-                int confirmed = processedMessages.markAcknowledged(consumer, gone, now);
-                if (confirmed > 0) {
-                    steps.fire(ProtocolStep.ofPurge(Step.PURGE_CONFIRMED, consumer));
-                }
-                tally.confirmed += confirmed;
+                markAcknowledged(consumer, gone, now, tally);
                 tally.keptPending += pending.size();
-                after = page.get(page.size() - 1).messageId();
-            } while (page.size() == settings.batchSize());
+                after = candidates.get(candidates.size() - 1).messageId();
+            } while (candidates.size() == settings.batchSize() * PAGES_PER_LOOK);
             return Optional.empty();
         } catch (JMSException | JMException e) {
             // the broker cannot tell: keep every unconfirmed ID, which is always safe
@@ -147,6 +155,29 @@ public class Purge {
             tally.failedBatches++;
             LOG.warning(() -> "purge kept " + consumer + "'s unconfirmed IDs, will retry next run: " + e);
             return Optional.of(String.valueOf(e.getMessage()));
+        }
+    }
+
+    /** Up to {@link #PAGES_PER_LOOK} pages of unconfirmed IDs after the given one, in ID order. */
+    private List<ProcessedMessage> unconfirmed(String consumer, Instant processedBefore, String after) {
+        List<ProcessedMessage> candidates = new ArrayList<>();
+        List<ProcessedMessage> page;
+        do {
+            page = processedMessages.unconfirmed(consumer, processedBefore, after, settings.batchSize());
+            candidates.addAll(page);
+            after = page.isEmpty() ? after : page.get(page.size() - 1).messageId();
+        } while (page.size() == settings.batchSize() && candidates.size() < settings.batchSize() * PAGES_PER_LOOK);
+        return candidates;
+    }
+
+    private void markAcknowledged(String consumer, List<String> gone, Instant now, Tally tally) {
+        for (int from = 0; from < gone.size(); from += settings.batchSize()) {
+            List<String> batch = gone.subList(from, Math.min(gone.size(), from + settings.batchSize()));
+            int confirmed = processedMessages.markAcknowledged(consumer, batch, now);
+            if (confirmed > 0) {
+                steps.fire(ProtocolStep.ofPurge(Step.PURGE_CONFIRMED, consumer));
+            }
+            tally.confirmed += confirmed;
         }
     }
 
@@ -168,11 +199,21 @@ public class Purge {
         }
     }
 
+    private void count(String consumer, Tally tally) {
+        try {
+            tally.idTables.put(consumer, processedMessages.count(consumer));
+        } catch (RuntimeException e) {
+            tally.failedBatches++;
+            LOG.warning(() -> "purge could not count " + consumer + "'s IDs, will retry next run: " + e);
+        }
+    }
+
     /** Counts of one run. */
     private static final class Tally {
         int confirmed;
         int keptPending;
         int deleted;
         int failedBatches;
+        final Map<String, IdTableCounts> idTables = new TreeMap<>();
     }
 }

@@ -3,6 +3,8 @@ package org.exactlyonce.purge;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import org.exactlyonce.processed.IdTableCounts;
 
 /**
  * What one purge run did.
@@ -14,6 +16,7 @@ import java.util.List;
  * @param deleted acknowledged IDs deleted after the dedup window
  * @param failedBatches batches rolled back (a lock conflict with another server's purge, an outage), retried next run
  * @param unconfirmable consumers whose IDs could not be confirmed this run, and why (kept, retried next run)
+ * @param idTables each consumer's rows in the processed-ID table at the end of the run
  */
 public record PurgeReport(
         Instant startedAt,
@@ -22,7 +25,8 @@ public record PurgeReport(
         int keptPending,
         int deleted,
         int failedBatches,
-        List<String> unconfirmable) {
+        List<String> unconfirmable,
+        Map<String, IdTableCounts> idTables) {
 
     /** The run's one log line. */
     String summary() {

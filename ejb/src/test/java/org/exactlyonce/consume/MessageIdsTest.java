@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.jms.Message;
 import java.lang.reflect.Proxy;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class MessageIdsTest {
@@ -58,8 +58,13 @@ class MessageIdsTest {
     }
 
     @Test
-    void selectsTheMessagesCarryingTheIdsWithQuotesEscaped() {
-        assertEquals("messageId IN ('a-1', 'it''s')", MessageIds.selectorMatching("messageId", List.of("a-1", "it's")));
+    void aMessageWithoutAUsableIdHasNoneInsteadOfFailing() throws Exception {
+        MessageIds ids = new MessageIds();
+        ids.idProperty = "messageId";
+
+        assertEquals(Optional.of("a-1"), ids.usableIdOf(message(Map.of("messageId", "a-1"), "ID:1")));
+        assertEquals(Optional.empty(), ids.usableIdOf(message(Map.of(), "ID:2")));
+        assertEquals(Optional.empty(), ids.usableIdOf(message(Map.of("messageId", " "), "ID:3")));
     }
 
     /** A message with the given string properties and broker ID; nothing else of it is used. */

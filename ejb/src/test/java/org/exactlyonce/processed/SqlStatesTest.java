@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.persistence.PersistenceException;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
 
 class SqlStatesTest {
@@ -52,6 +53,12 @@ class SqlStatesTest {
     @Test
     void aDeadlockIsTransient() {
         assertTrue(SqlStates.isTransient(new PersistenceException(new SQLException("deadlock detected", "40P01"))));
+    }
+
+    @Test
+    void aConnectionWaitThatTimedOutIsTransientWithoutAState() {
+        assertTrue(SqlStates.isTransient(
+                new PersistenceException(new SQLTransientConnectionException("no connection available in time"))));
     }
 
     @Test

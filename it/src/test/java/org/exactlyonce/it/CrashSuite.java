@@ -35,15 +35,7 @@ final class CrashSuite {
      */
     Result run(int messages, int crashes, List<String> points, boolean atLeastOnce) throws Exception {
         String account = "crash-" + UUID.randomUUID();
-        String prefix = ledger.sendBulk(Json.createObjectBuilder()
-                        .add("account", account)
-                        .add("count", messages)
-                        .add("amount", 1)
-                        .add("duplicateShare", 0.1)
-                        .add("atLeastOnce", atLeastOnce)
-                        .add("faults", Json.createObjectBuilder().add("processMillis", 25))
-                        .build())
-                .getString("idPrefix");
+        String prefix = send(account, messages, atLeastOnce);
         List<String> crashed = new ArrayList<>();
         try {
             for (int i = 0; i < crashes; i++) {
@@ -56,7 +48,37 @@ final class CrashSuite {
             }
         }
         awaitAllProcessed(account, messages);
-        return Result.of(messages, crashed, prefix, ledger.effects(account));
+        return Result.of(messages, crashed, 0, prefix, ledger.effects(account));
+    }
+
+    /**
+     * Sends {@code messages} credits (and re-sends a tenth of them), stops the database for the given
+     * time while they are processed, starts it again, waits until they are processed, and checks.
+     */
+    Result runWithOutage(int messages, PostgreSql database, Duration outage) throws Exception {
+        String account = "outage-" + UUID.randomUUID();
+        String prefix = send(account, messages, false);
+        Await.pause(Duration.ofSeconds(3)); // messages flow
+        database.stop();
+        try {
+            Await.pause(outage);
+        } finally {
+            database.start();
+        }
+        awaitAllProcessed(account, messages);
+        return Result.of(messages, List.of(), 1, prefix, ledger.effects(account));
+    }
+
+    private String send(String account, int messages, boolean atLeastOnce) {
+        return ledger.sendBulk(Json.createObjectBuilder()
+                        .add("account", account)
+                        .add("count", messages)
+                        .add("amount", 1)
+                        .add("duplicateShare", 0.1)
+                        .add("atLeastOnce", atLeastOnce)
+                        .add("faults", Json.createObjectBuilder().add("processMillis", 25))
+                        .build())
+                .getString("idPrefix");
     }
 
     /** @return where the server crashed: the point, or a kill when no delivery or purge reached it in time */
@@ -99,9 +121,9 @@ final class CrashSuite {
     }
 
     /** The check of one run: which IDs have no effect, which more than one. */
-    record Result(int messages, List<String> crashes, List<String> lost, List<String> duplicated) {
+    record Result(int messages, List<String> crashes, int outages, List<String> lost, List<String> duplicated) {
 
-        static Result of(int messages, List<String> crashes, String prefix, Map<String, Long> effects) {
+        static Result of(int messages, List<String> crashes, int outages, String prefix, Map<String, Long> effects) {
             List<String> lost = new ArrayList<>();
             List<String> duplicated = new ArrayList<>();
             for (int i = 0; i < messages; i++) {
@@ -112,13 +134,14 @@ final class CrashSuite {
                     duplicated.add(prefix + i + "×" + count);
                 }
             }
-            return new Result(messages, crashes, lost, duplicated);
+            return new Result(messages, crashes, outages, lost, duplicated);
         }
 
         /** The one summary line, in the form scripts compare. */
         String summary() {
-            return "crash-suite: messages=" + messages + " crashes=" + crashes.size() + " lost=" + lost.size()
-                    + " duplicated=" + duplicated.size();
+            return "crash-suite: messages=" + messages + " crashes=" + crashes.size()
+                    + (outages == 0 ? "" : " outages=" + outages) + " lost=" + lost.size() + " duplicated="
+                    + duplicated.size();
         }
 
         String details() {

@@ -173,13 +173,20 @@ final class LedgerClient {
         return parse(response.body()).asJsonObject();
     }
 
-    /** The consumer's IDs in the processed-ID table, unconfirmed and acknowledged. */
+    /**
+     * The consumer's IDs in the processed-ID table, unconfirmed and acknowledged, as the server's last
+     * purge run counted them; {@code -1} before the first run.
+     */
     long tableSize() {
         JsonObject consumer = consumer();
-        return consumer == null
-                ? 0
-                : consumer.getJsonNumber("unconfirmedIds").longValue()
-                        + consumer.getJsonNumber("acknowledgedIds").longValue();
+        if (consumer == null) {
+            return 0;
+        }
+        if (!(consumer.get("idTable") instanceof JsonObject idTable)) {
+            return -1; // JSON-B leaves the field out while it is null
+        }
+        return idTable.getJsonNumber("unconfirmed").longValue()
+                + idTable.getJsonNumber("acknowledged").longValue();
     }
 
     long duplicates() {

@@ -6,15 +6,13 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
-import org.exactlyonce.processed.ProcessedMessage.State;
-import org.exactlyonce.processed.ProcessedMessages;
+import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.purge.ConsumerQueues;
 import org.exactlyonce.purge.Purge;
 import org.exactlyonce.purge.PurgeReport;
@@ -29,9 +27,6 @@ public class ConsumersResource {
 
     @Inject
     ConsumerQueues queues;
-
-    @EJB
-    ProcessedMessages processedMessages;
 
     @EJB
     Purge purge;
@@ -52,14 +47,11 @@ public class ConsumersResource {
         for (Outcome outcome : Outcome.values()) {
             labelled.put(outcome.label(), counts.getOrDefault(outcome, 0L));
         }
-        Map<State, Long> ids = processedMessages.countByState(consumer);
         return new ConsumerStatus(
                 consumer,
                 queues.queueOf(consumer).orElse(null),
                 labelled,
-                ids.get(State.UNCONFIRMED),
-                ids.get(State.ACKNOWLEDGED),
-                processedMessages.oldestUnconfirmed(consumer).orElse(null),
+                lastPurge == null ? null : lastPurge.idTables().get(consumer),
                 lastPurge);
     }
 
@@ -67,17 +59,14 @@ public class ConsumersResource {
      * One consumer's figures.
      *
      * @param deliveries counts since the server started, keyed by outcome ({@code processed}, …)
-     * @param unconfirmedIds IDs in the table whose acknowledgement is not confirmed yet
-     * @param acknowledgedIds IDs in the table kept for the dedup window
-     * @param oldestUnconfirmed when the oldest unconfirmed ID was processed, if any
+     * @param idTable the consumer's rows in the processed-ID table as the last purge counted them;
+     *     {@code null} before the server's first purge run
      * @param lastPurge the server's last purge run, if any
      */
     public record ConsumerStatus(
             String consumer,
             String queue,
             Map<String, Long> deliveries,
-            long unconfirmedIds,
-            long acknowledgedIds,
-            Instant oldestUnconfirmed,
+            IdTableCounts idTable,
             PurgeReport lastPurge) {}
 }

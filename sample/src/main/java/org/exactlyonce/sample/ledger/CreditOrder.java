@@ -18,7 +18,14 @@ public record CreditOrder(String messageId, String account, long amount, Faults 
      * @param pauseMillis how long the delivery waits at that step before the halt
      * @param processMillis how long each delivery takes, to slow a stream down
      * @param failUntilEpochMilli every delivery fails until this time (a transient outage of a dependency)
+     * @param deadlocks how many attempts fail as a database deadlock would (SQLState 40001), counted
+     *     across deliveries by this server
      */
     public record Faults(
-            int failDeliveries, String crashAt, long pauseMillis, long processMillis, long failUntilEpochMilli) {}
+            int failDeliveries,
+            String crashAt,
+            long pauseMillis,
+            long processMillis,
+            long failUntilEpochMilli,
+            int deadlocks) {}
 }

@@ -8,7 +8,12 @@ import jakarta.jms.Message;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -37,6 +42,9 @@ public class FaultInjection {
     @ConfigProperty(name = "ledger.fault-injection.marker-dir", defaultValue = "fault-injection")
     String markerDir;
 
+    /** Attempts that failed as deadlocks, per message ID. */
+    private final Map<String, AtomicInteger> deadlocks = new ConcurrentHashMap<>();
+
     /** A step at which the next delivery or purge halts the server; a restart forgets it. */
     private final AtomicReference<Step> armed = new AtomicReference<>();
 
@@ -51,12 +59,14 @@ public class FaultInjection {
     }
 
     /**
-     * Fails the first deliveries of a message, as many as it asks for, or every delivery until the time
-     * it names, after the delay it asks for.
+     * Fails the first attempts of a message as deadlocks, its first deliveries, or every delivery until
+     * the time it names, as many as it asks for, after the delay it asks for.
      */
-    void failOrDelayIfAsked(CreditOrder order, Message message) throws JMSException, InterruptedException {
+    void failOrDelayIfAsked(CreditOrder order, Message message)
+            throws JMSException, InterruptedException, SQLException {
         if (enabled && order.faults() != null) {
             Thread.sleep(order.faults().processMillis());
+            failAsADeadlockIfAsked(order);
             int delivery = message.getIntProperty("JMSXDeliveryCount");
             if (System.currentTimeMillis() < order.faults().failUntilEpochMilli()) {
                 throw new IllegalStateException("fault injection: message " + order.messageId() + " fails until "
@@ -66,6 +76,19 @@ public class FaultInjection {
                 throw new IllegalStateException("fault injection: delivery " + delivery + " of message "
                         + order.messageId() + " fails as asked");
             }
+        }
+    }
+
+    private void failAsADeadlockIfAsked(CreditOrder order) throws SQLException {
+        if (order.faults().deadlocks() == 0) {
+            return;
+        }
+        int attempt = deadlocks
+                .computeIfAbsent(order.messageId(), id -> new AtomicInteger())
+                .incrementAndGet();
+        if (attempt <= order.faults().deadlocks()) {
+            throw new SQLTransactionRollbackException(
+                    "fault injection: attempt " + attempt + " of message " + order.messageId() + " deadlocks", "40001");
         }
     }
 

@@ -1,0 +1,180 @@
+package org.exactlyonce.outage;
+
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.Timer;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Logger;
+import javax.management.JMException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.processed.ProcessedMessages;
+
+/**
+ * What the consumers do while the database is down. A consumer that finds it down reports it here and
+ * holds its delivery, so the message burns no delivery and the consumer takes no other; this bean
+ * probes the database until a call through {@link DatabaseCalls} succeeds again, then releases the held
+ * deliveries, which retry. An outage longer than a consumer's hold makes it hand its message back to
+ * the broker; then its message endpoint is paused, so that the broker keeps the messages instead of
+ * handing them to consumers that would only fail them, and resumed when the database is back.
+ */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class DatabaseOutage {
+
+    private static final Logger LOG = Logger.getLogger(DatabaseOutage.class.getName());
+
+    private static final String PROBE = "exactly-once database probe";
+
+    @Resource
+    TimerService timers;
+
+    @Inject
+    DatabaseCalls databaseCalls;
+
+    @Inject
+    MessageEndpoints endpoints;
+
+    @EJB
+    ProcessedMessages processedMessages;
+
+    /** Time between two probes of a database that is down. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.outage.probe-interval", defaultValue = "PT2S")
+    Duration probeInterval;
+
+    private final Clock clock = Clock.systemUTC();
+    private final Set<String> pausing = new LinkedHashSet<>();
+    private final Set<String> paused = new LinkedHashSet<>();
+    private Instant downSince;
+
+    /** Records that a consumer found the database down; starts the probe unless it runs already. */
+    public synchronized void reportDown() {
+        if (downSince == null) {
+            downSince = clock.instant();
+            LOG.warning(
+                    () -> "exactly-once: the database is unavailable; consumers hold their deliveries, probing every "
+                            + probeInterval);
+            timers.createIntervalTimer(0, probeInterval.toMillis(), new TimerConfig(PROBE, false));
+        }
+    }
+
+    /**
+     * Waits until the database is back, at most as long as given.
+     *
+     * @return whether it is back
+     */
+    public synchronized boolean awaitBack(Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (downSince != null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return true;
+    }
+
+    /**
+     * Records that a consumer hands its message back because the outage outlasted its hold: its endpoint
+     * is paused until the database is back. Pausing waits for the deliveries in progress, so it runs on
+     * a timer's thread of its own.
+     */
+    public synchronized void handingBack(Class<?> consumerBean) {
+        endpoints
+                .endpointOf(consumerBean)
+                .filter(endpoint -> downSince != null && !paused.contains(endpoint) && pausing.add(endpoint))
+                .ifPresent(endpoint -> timers.createSingleActionTimer(0, new TimerConfig(endpoint, false)));
+    }
+
+    /** Since when the database is down, as the consumers found it; empty while it is up. */
+    public synchronized Optional<Instant> downSince() {
+        return Optional.ofNullable(downSince);
+    }
+
+    @Timeout
+    void onTimer(Timer timer) {
+        if (PROBE.equals(timer.getInfo())) {
+            probe(timer);
+        } else {
+            pause((String) timer.getInfo());
+        }
+    }
+
+    private void probe(Timer timer) {
+        try {
+            databaseCalls.call(() -> {
+                processedMessages.ping();
+                return null;
+            });
+        } catch (Exception stillDown) {
+            LOG.fine(() -> "exactly-once: the database is still unavailable: " + stillDown);
+            return;
+        }
+        timer.cancel();
+        back();
+    }
+
+    private void pause(String endpoint) {
+        try {
+            endpoints.pause(endpoint);
+        } catch (JMException e) {
+            LOG.warning(() -> "exactly-once: could not pause message endpoint " + endpoint + ": " + e);
+            return;
+        } finally {
+            synchronized (this) {
+                pausing.remove(endpoint);
+            }
+        }
+        boolean backMeanwhile;
+        synchronized (this) {
+            backMeanwhile = downSince == null;
+            if (!backMeanwhile) {
+                paused.add(endpoint);
+            }
+        }
+        LOG.warning(() -> "exactly-once: paused message endpoint " + endpoint + " while the database is down");
+        if (backMeanwhile) {
+            resume(endpoint);
+        }
+    }
+
+    private void back() {
+        Set<String> toResume;
+        Duration outage;
+        synchronized (this) {
+            toResume = new LinkedHashSet<>(paused);
+            paused.clear();
+            outage = Duration.between(downSince, clock.instant());
+            downSince = null;
+            notifyAll();
+        }
+        LOG.warning(() -> "exactly-once: the database is back after " + outage.toMillis() + " ms");
+        toResume.forEach(this::resume);
+    }
+
+    private void resume(String endpoint) {
+        try {
+            endpoints.resume(endpoint);
+            LOG.warning(() -> "exactly-once: resumed message endpoint " + endpoint);
+        } catch (JMException e) {
+            LOG.severe(() -> "exactly-once: could not resume message endpoint " + endpoint
+                    + "; resume it with `server resume --target=" + endpoint + "`: " + e);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.exactlyonce.outage;
+
+import jakarta.ejb.MessageDriven;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Logger;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * Pauses and resumes message-driven beans' endpoints through Open Liberty's {@code
+ * ServerEndpointControl} MBean, as {@code server pause --target=app#module#bean} does: a paused
+ * endpoint takes no messages, which wait on the broker. Servers without that MBean cannot pause; the
+ * consumers then only hold their deliveries while the database is down.
+ */
+@ApplicationScoped
+public class MessageEndpoints {
+
+    private static final Logger LOG = Logger.getLogger(MessageEndpoints.class.getName());
+
+    private static final String CONTROL = "WebSphere:feature=kernel,name=ServerEndpointControl";
+
+    /**
+     * The server's name of a message-driven bean's endpoint, {@code application#module#bean}.
+     *
+     * @param bean the bean class, named by {@code @MessageDriven(name)} or else by its simple name
+     */
+    public Optional<String> endpointOf(Class<?> bean) {
+        MessageDriven annotation = bean.getAnnotation(MessageDriven.class);
+        String beanName = annotation == null || annotation.name().isEmpty() ? bean.getSimpleName() : annotation.name();
+        try {
+            String prefix = applicationName() + "#";
+            String suffix = "#" + beanName;
+            return listEndpoints().stream()
+                    .filter(name -> name.startsWith(prefix) && name.endsWith(suffix))
+                    .findFirst();
+        } catch (JMException | NamingException e) {
+            LOG.fine(() -> "message endpoints cannot be paused on this server: " + e);
+            return Optional.empty();
+        }
+    }
+
+    public void pause(String endpoint) throws JMException {
+        control("pause", endpoint);
+    }
+
+    public void resume(String endpoint) throws JMException {
+        control("resume", endpoint);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> listEndpoints() throws JMException {
+        return (List<String>) server().invoke(new ObjectName(CONTROL), "listEndpoints", null, null);
+    }
+
+    private static void control(String operation, String endpoint) throws JMException {
+        server().invoke(new ObjectName(CONTROL), operation, new Object[] {endpoint}, new String[] {
+            String.class.getName()
+        });
+    }
+
+    private static MBeanServer server() {
+        return ManagementFactory.getPlatformMBeanServer();
+    }
+
+    private static String applicationName() throws NamingException {
+        return (String) new InitialContext().lookup("java:app/AppName");
+    }
+}

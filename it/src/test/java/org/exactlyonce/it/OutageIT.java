@@ -1,0 +1,34 @@
+package org.exactlyonce.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The database goes away for a while under load (PostgreSQL stopped, as a crashed database host looks to
+ * its clients) and comes back: the consumers pause and resume by themselves, and every message still
+ * has exactly one effect, none parked, none dead-lettered.
+ */
+class OutageIT {
+
+    private static final int MESSAGES = Integer.getInteger("outage.messages", 1000);
+    private static final Duration OUTAGE = Duration.ofSeconds(20);
+
+    private final LedgerClient ledger = new LedgerClient();
+    private final CrashSuite suite = new CrashSuite(ledger, new LibertyServer(ledger));
+
+    @Test
+    void aDatabaseOutageLosesNothingDuplicatesNothingAndParksNothing() throws Exception {
+        int parkedBefore = ledger.parked().size();
+        int deadLettersBefore = ledger.deadLetterIds().size();
+
+        CrashSuite.Result result = suite.runWithOutage(MESSAGES, new PostgreSql(), OUTAGE);
+
+        System.out.println(result.summary());
+        assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
+        assertEquals(parkedBefore, ledger.parked().size(), "no good message parked");
+        assertEquals(deadLettersBefore, ledger.deadLetterIds().size(), "no message dead-lettered");
+    }
+}

@@ -1,0 +1,28 @@
+package org.exactlyonce.it;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/** The local PostgreSQL cluster the test servers use, stopped and started as an outage would. */
+final class PostgreSql {
+
+    /** A shell command that controls the cluster; {@code stop} or {@code start} is appended. */
+    private final String control = System.getProperty(
+            "it.postgresql.control", "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main");
+
+    /** Stops it the way a crash of the database host looks to clients: connections cut, none accepted. */
+    void stop() throws IOException, InterruptedException {
+        run(control + " stop -m immediate");
+    }
+
+    void start() throws IOException, InterruptedException {
+        run(control + " start");
+    }
+
+    private static void run(String command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("sh", "-c", command).inheritIO().start();
+        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+            throw new AssertionError("failed: " + command);
+        }
+    }
+}
