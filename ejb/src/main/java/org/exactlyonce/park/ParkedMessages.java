@@ -19,7 +19,9 @@ import jakarta.persistence.TypedQuery;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -104,6 +106,17 @@ public class ParkedMessages {
             query.setParameter("reason", reason);
         }
         return query.setFirstResult(page * size).setMaxResults(size).getResultList();
+    }
+
+    /** How many messages each consumer has parked, those replayed or discarded no longer counted. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Map<String, Long> countByConsumer() {
+        Map<String, Long> counts = new TreeMap<>();
+        entityManager
+                .createQuery("select p.consumer, count(p) from ParkedMessage p group by p.consumer", Object[].class)
+                .getResultList()
+                .forEach(row -> counts.put((String) row[0], ((Number) row[1]).longValue()));
+        return counts;
     }
 
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)

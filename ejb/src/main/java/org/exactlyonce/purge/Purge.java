@@ -28,6 +28,7 @@ import java.util.logging.Logger;
 import javax.management.JMException;
 import org.exactlyonce.consume.ProtocolStep;
 import org.exactlyonce.consume.ProtocolStep.Step;
+import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
@@ -68,6 +69,9 @@ public class Purge {
 
     @Inject
     Event<ProtocolStep> steps;
+
+    @Inject
+    ConsumerMetrics metrics;
 
     /**
      * How many pages of IDs one look at the broker serves. A look lists the queue's messages in flight
@@ -201,7 +205,9 @@ public class Purge {
 
     private void count(String consumer, Tally tally) {
         try {
-            tally.idTables.put(consumer, processedMessages.count(consumer));
+            IdTableCounts counts = processedMessages.count(consumer);
+            tally.idTables.put(consumer, counts);
+            metrics.idTableCounted(consumer, counts);
         } catch (RuntimeException e) {
             tally.failedBatches++;
             LOG.warning(() -> "purge could not count " + consumer + "'s IDs, will retry next run: " + e);

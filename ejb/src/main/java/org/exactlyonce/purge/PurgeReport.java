@@ -29,7 +29,7 @@ public record PurgeReport(
         Map<String, IdTableCounts> idTables) {
 
     /** The run's one log line. */
-    String summary() {
+    public String summary() {
         return "purge: confirmed=" + confirmed + " kept-pending=" + keptPending + " deleted=" + deleted + " took="
                 + took.toMillis() + "ms" + (unconfirmable.isEmpty() ? "" : " unconfirmable=" + unconfirmable);
     }

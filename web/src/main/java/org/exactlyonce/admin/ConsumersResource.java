@@ -6,18 +6,25 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
+import org.exactlyonce.park.ParkedMessages;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.purge.ConsumerQueues;
 import org.exactlyonce.purge.Purge;
 import org.exactlyonce.purge.PurgeReport;
 
-/** Every consumer's deliveries by outcome since the server started, and its processed-ID table. */
+/**
+ * Every consumer's figures: deliveries by outcome since the server started, throughput, parked
+ * messages, and its processed-ID table as the last purge counted it.
+ */
 @Path("/consumers")
 @Produces(MediaType.APPLICATION_JSON)
 public class ConsumersResource {
@@ -31,42 +38,67 @@ public class ConsumersResource {
     @EJB
     Purge purge;
 
+    @EJB
+    ParkedMessages parkedMessages;
+
     @GET
+    @Operation(summary = "Every consumer's figures")
     public List<ConsumerStatus> list() {
         Map<String, Map<Outcome, Long>> deliveries = metrics.snapshot();
         TreeSet<String> consumers = new TreeSet<>(deliveries.keySet());
         consumers.addAll(queues.consumers());
         PurgeReport lastPurge = purge.lastRun().orElse(null);
+        Map<String, Long> parked = parkedMessages.countByConsumer();
+        consumers.addAll(parked.keySet());
         return consumers.stream()
-                .map(consumer -> status(consumer, deliveries.getOrDefault(consumer, Map.of()), lastPurge))
+                .map(consumer -> status(
+                        consumer,
+                        deliveries.getOrDefault(consumer, Map.of()),
+                        parked.getOrDefault(consumer, 0L),
+                        lastPurge))
                 .toList();
     }
 
-    private ConsumerStatus status(String consumer, Map<Outcome, Long> counts, PurgeReport lastPurge) {
+    private ConsumerStatus status(String consumer, Map<Outcome, Long> counts, long parked, PurgeReport lastPurge) {
         Map<String, Long> labelled = new LinkedHashMap<>();
         for (Outcome outcome : Outcome.values()) {
             labelled.put(outcome.label(), counts.getOrDefault(outcome, 0L));
         }
+        IdTableCounts idTable = lastPurge == null ? null : lastPurge.idTables().get(consumer);
         return new ConsumerStatus(
                 consumer,
                 queues.queueOf(consumer).orElse(null),
                 labelled,
-                lastPurge == null ? null : lastPurge.idTables().get(consumer),
+                metrics.processedLastMinute(consumer),
+                parked,
+                idTable,
+                idTable == null || idTable.oldestUnconfirmed() == null
+                        ? null
+                        : Duration.between(idTable.oldestUnconfirmed(), Instant.now())
+                                .toSeconds(),
                 lastPurge);
     }
 
     /**
      * One consumer's figures.
      *
-     * @param deliveries counts since the server started, keyed by outcome ({@code processed}, …)
+     * @param deliveries counts since the server started, keyed by outcome ({@code processed}, {@code
+     *     duplicate_already_committed}, {@code duplicate_lost_race}, {@code duplicate_conflict}, {@code
+     *     failed}, {@code parked})
+     * @param processedLastMinute messages processed in the last 60 seconds
+     * @param parkedNow messages parked and neither replayed nor discarded yet
      * @param idTable the consumer's rows in the processed-ID table as the last purge counted them;
      *     {@code null} before the server's first purge run
+     * @param oldestUnconfirmedAgeSeconds age of the oldest unconfirmed ID, as the last purge found it
      * @param lastPurge the server's last purge run, if any
      */
     public record ConsumerStatus(
             String consumer,
             String queue,
             Map<String, Long> deliveries,
+            long processedLastMinute,
+            long parkedNow,
             IdTableCounts idTable,
+            Long oldestUnconfirmedAgeSeconds,
             PurgeReport lastPurge) {}
 }

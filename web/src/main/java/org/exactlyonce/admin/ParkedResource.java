@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessage;
 import org.exactlyonce.park.ParkedMessages;
@@ -37,6 +39,7 @@ public class ParkedResource {
     SecurityContext security;
 
     @GET
+    @Operation(summary = "A page of parked messages, newest first, filtered by consumer and reason")
     public List<Parked> list(
             @QueryParam("consumer") String consumer,
             @QueryParam("reason") String reason,
@@ -52,6 +55,9 @@ public class ParkedResource {
 
     @GET
     @Path("/{id}")
+    @Operation(summary = "One parked message")
+    @APIResponse(responseCode = "200", description = "the parked message")
+    @APIResponse(responseCode = "404", description = "no parked message with that ID")
     public Parked show(@PathParam("id") long id) {
         return parkedMessages.find(id).map(Parked::of).orElseThrow(() -> notFound(id));
     }
@@ -59,6 +65,9 @@ public class ParkedResource {
     /** Sends the message back to its queue, with its ID and properties, and removes it from here. */
     @POST
     @Path("/{id}/replay")
+    @Operation(summary = "Sends a parked message back to its queue, same ID and properties; needs an admin")
+    @APIResponse(responseCode = "204", description = "replayed and removed from the parked messages")
+    @APIResponse(responseCode = "404", description = "no parked message with that ID")
     public Response replay(@PathParam("id") long id) throws Exception {
         if (!parkedMessages.replay(id)) {
             throw notFound(id);
@@ -69,6 +78,9 @@ public class ParkedResource {
 
     @DELETE
     @Path("/{id}")
+    @Operation(summary = "Discards a parked message; needs an admin")
+    @APIResponse(responseCode = "204", description = "discarded")
+    @APIResponse(responseCode = "404", description = "no parked message with that ID")
     public Response discard(@PathParam("id") long id) {
         if (!parkedMessages.discard(id)) {
             throw notFound(id);

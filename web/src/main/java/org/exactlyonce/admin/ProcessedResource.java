@@ -8,6 +8,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
 
@@ -20,6 +22,10 @@ public class ProcessedResource {
     ProcessedMessages processedMessages;
 
     @GET
+    @Operation(
+            summary = "Whether a consumer processed a message ID, when, and whether its acknowledgement is confirmed")
+    @APIResponse(responseCode = "200", description = "processed")
+    @APIResponse(responseCode = "404", description = "no record: never processed, or purged after the dedup window")
     public ProcessedId find(@PathParam("consumer") String consumer, @PathParam("messageId") String messageId) {
         return processedMessages
                 .find(consumer, messageId)

@@ -5,6 +5,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.exactlyonce.purge.Purge;
 import org.exactlyonce.purge.PurgeReport;
 
@@ -17,6 +18,7 @@ public class PurgeResource {
     Purge purge;
 
     @POST
+    @Operation(summary = "Runs a purge now and returns what it did; needs an admin")
     public PurgeReport purgeNow() {
         return purge.purgeNow();
     }

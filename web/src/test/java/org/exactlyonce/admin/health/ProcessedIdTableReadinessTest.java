@@ -1,4 +1,4 @@
-package org.exactlyonce.processed;
+package org.exactlyonce.admin.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

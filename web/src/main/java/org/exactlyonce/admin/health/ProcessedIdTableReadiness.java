@@ -1,4 +1,4 @@
-package org.exactlyonce.processed;
+package org.exactlyonce.admin.health;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,0 +1,207 @@
+package org.exactlyonce.it;
+
+import static org.exactlyonce.it.ExactlyOnceIT.newId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console's API from outside: who may do what, and that each answer matches what was sent; its
+ * OpenAPI document, health checks and metrics.
+ */
+class ConsoleIT {
+
+    private static final String API = "/exactly-once/api";
+    private static final String CONSUMER = LedgerClient.CONSUMER;
+
+    private final LedgerClient ledger = new LedgerClient();
+    private final String account = "console-" + UUID.randomUUID();
+
+    /** Every read, as method and path. */
+    private static final List<String[]> READS = List.of(
+            new String[] {"GET", "/exactly-once/"},
+            new String[] {"GET", "/exactly-once/console.js"},
+            new String[] {"GET", API + "/consumers"},
+            new String[] {"GET", API + "/me"},
+            new String[] {"GET", API + "/processed/" + CONSUMER + "/some-id"},
+            new String[] {"GET", API + "/parked"},
+            new String[] {"GET", API + "/parked/1"});
+
+    /** Every change. */
+    private static final List<String[]> CHANGES = List.of(
+            new String[] {"POST", API + "/purge"},
+            new String[] {"POST", API + "/parked/1/replay"},
+            new String[] {"DELETE", API + "/parked/1"});
+
+    @Test
+    void everyPageAndEndpointNeedsAnAuthenticatedUser() {
+        for (String[] request : concat(READS, CHANGES)) {
+            assertEquals(401, ledger.call(request[0], request[1], null, true).statusCode(), String.join(" ", request));
+        }
+    }
+
+    @Test
+    void aViewerReadsButChangesNothing() {
+        for (String[] read : READS) {
+            int status = ledger.call(read[0], read[1], "viewer", false).statusCode();
+            assertTrue(status == 200 || status == 404, String.join(" ", read) + " answered " + status);
+        }
+        for (String[] change : CHANGES) {
+            assertEquals(403, ledger.call(change[0], change[1], "viewer", true).statusCode(), String.join(" ", change));
+        }
+    }
+
+    @Test
+    void aChangeWithoutTheCsrfHeaderIsRefusedEvenForAnAdmin() {
+        for (String[] change : CHANGES) {
+            assertEquals(403, ledger.call(change[0], change[1], "admin", false).statusCode(), String.join(" ", change));
+        }
+    }
+
+    @Test
+    void anAdminPurgesAndGetsTheReport() {
+        HttpResponse<String> purge = ledger.call("POST", API + "/purge", "admin", true);
+
+        assertEquals(200, purge.statusCode(), purge.body());
+        JsonObject report = LedgerClient.json(purge).asJsonObject();
+        assertTrue(report.containsKey("confirmed") && report.containsKey("deleted"), report.toString());
+        assertTrue(report.getJsonObject("idTables").containsKey(CONSUMER), report.toString());
+    }
+
+    @Test
+    void theFiguresAndTheLookUpMatchWhatWasSent() {
+        String id = newId();
+        long processedBefore = ledger.deliveries("processed");
+
+        ledger.sendCredit(id, account, 3);
+        Await.untilEquals("the credit is booked", 3L, Duration.ofSeconds(30), () -> ledger.balance(account));
+
+        JsonObject processed = LedgerClient.json(
+                        ledger.call("GET", API + "/processed/" + CONSUMER + "/" + id, "viewer", false))
+                .asJsonObject();
+        assertEquals(id, processed.getString("messageId"));
+        assertTrue(List.of("UNCONFIRMED", "ACKNOWLEDGED").contains(processed.getString("state")), processed.toString());
+        assertEquals(
+                404,
+                ledger.call("GET", API + "/processed/" + CONSUMER + "/" + newId(), "viewer", false)
+                        .statusCode());
+
+        JsonObject consumer = consumer();
+        assertTrue(
+                consumer.getJsonObject("deliveries").getJsonNumber("processed").longValue() > processedBefore);
+        assertTrue(consumer.getJsonNumber("processedLastMinute").longValue() >= 1, consumer.toString());
+        assertEquals("LedgerCredits", consumer.getString("queue"));
+    }
+
+    @Test
+    void aParkedMessageIsListedShownAndDiscardedByAnAdmin() {
+        String id = newId();
+        ledger.sendRaw(id, "bytes", "not a text message");
+        Await.until("the message is parked", Duration.ofSeconds(30), () -> parkedId(id) > 0);
+        long parkedId = parkedId(id);
+
+        JsonObject shown = LedgerClient.json(ledger.call("GET", API + "/parked/" + parkedId, "viewer", false))
+                .asJsonObject();
+        assertEquals(id, shown.getString("messageId"));
+        assertEquals("TYPE_NOT_ACCEPTED", shown.getString("reason"));
+        assertEquals(
+                1,
+                LedgerClient.json(ledger.call(
+                                "GET", API + "/parked?reason=TYPE_NOT_ACCEPTED&consumer=" + CONSUMER, "viewer", false))
+                        .asJsonArray()
+                        .stream()
+                        .filter(p -> id.equals(p.asJsonObject().getString("messageId", null)))
+                        .count());
+        assertEquals(
+                403,
+                ledger.call("DELETE", API + "/parked/" + parkedId, "viewer", true)
+                        .statusCode());
+        assertEquals(
+                204,
+                ledger.call("DELETE", API + "/parked/" + parkedId, "admin", true)
+                        .statusCode());
+        assertEquals(
+                404,
+                ledger.call("GET", API + "/parked/" + parkedId, "viewer", false).statusCode());
+        assertEquals(
+                400,
+                ledger.call("GET", API + "/parked?reason=NO_SUCH_REASON", "viewer", false)
+                        .statusCode());
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesTheConsoleApi() {
+        HttpResponse<String> document = ledger.call("GET", "/openapi", null, false);
+
+        assertEquals(200, document.statusCode());
+        for (String path : List.of(
+                "/api/consumers", "/api/processed/{consumer}/{messageId}", "/api/parked/{id}/replay", "/api/purge")) {
+            assertTrue(document.body().contains(path), path + " in " + document.body());
+        }
+    }
+
+    @Test
+    void healthReportsTheDatabaseTheMessagingEngineAndThePurge() {
+        JsonObject ready = LedgerClient.json(ledger.call("GET", "/health/ready", null, false))
+                .asJsonObject();
+        JsonObject live = LedgerClient.json(ledger.call("GET", "/health/live", null, false))
+                .asJsonObject();
+
+        assertEquals("UP", ready.getString("status"), ready.toString());
+        for (String check : List.of("exactly-once-processed-ids", "exactly-once-database", "exactly-once-messaging")) {
+            assertTrue(ready.toString().contains(check), check + " in " + ready);
+        }
+        assertEquals("UP", live.getString("status"), live.toString());
+        assertTrue(live.toString().contains("exactly-once-purge"), live.toString());
+    }
+
+    @Test
+    void theFiguresAreMetricsInPrometheusFormat() {
+        ledger.sendCredit(newId(), account, 1);
+        Await.untilEquals("the credit is booked", 1L, Duration.ofSeconds(30), () -> ledger.balance(account));
+        ledger.call("POST", API + "/purge", "admin", true);
+
+        String metrics =
+                ledger.call("GET", "/metrics?scope=application", null, false).body();
+
+        for (List<String> metric : List.of(
+                List.of("exactlyonce_deliveries_total{", "outcome=\"processed\""),
+                List.of("exactlyonce_processed_last_minute{"),
+                List.of("exactlyonce_ids{", "state=\"unconfirmed\""),
+                List.of("exactlyonce_oldest_unconfirmed_seconds{"))) {
+            assertTrue(
+                    metrics.lines()
+                            .filter(line -> line.startsWith(metric.get(0)))
+                            .filter(line -> line.contains("consumer=\"LedgerConsumer\""))
+                            .anyMatch(line -> metric.stream().allMatch(line::contains)),
+                    metric + " in " + metrics);
+        }
+    }
+
+    private JsonObject consumer() {
+        return LedgerClient.json(ledger.call("GET", API + "/consumers", "viewer", false)).asJsonArray().stream()
+                .map(JsonValue::asJsonObject)
+                .filter(c -> CONSUMER.equals(c.getString("consumer")))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private long parkedId(String messageId) {
+        return ledger.parked().stream()
+                .filter(p -> messageId.equals(p.getString("messageId", null)))
+                .mapToLong(p -> p.getJsonNumber("id").longValue())
+                .findFirst()
+                .orElse(-1);
+    }
+
+    private static List<String[]> concat(List<String[]> first, List<String[]> second) {
+        return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
+    }
+}

@@ -1,0 +1,32 @@
+package org.exactlyonce.admin.health;
+
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import org.exactlyonce.outage.DatabaseOutage;
+
+/**
+ * Readiness: the consumers do not find the database down. While they do, they hold or hand back their
+ * deliveries (see {@link DatabaseOutage}) and the server should get no new work.
+ */
+@Readiness
+@ApplicationScoped
+public class DatabaseReadiness implements HealthCheck {
+
+    private static final String NAME = "exactly-once-database";
+
+    @EJB
+    DatabaseOutage outage;
+
+    @Override
+    public HealthCheckResponse call() {
+        return outage.downSince()
+                .map(since -> HealthCheckResponse.named(NAME)
+                        .down()
+                        .withData("downSince", since.toString())
+                        .build())
+                .orElseGet(() -> HealthCheckResponse.named(NAME).up().build());
+    }
+}

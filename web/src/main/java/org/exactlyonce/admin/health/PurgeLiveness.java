@@ -1,0 +1,52 @@
+package org.exactlyonce.admin.health;
+
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Liveness;
+import org.exactlyonce.purge.Purge;
+import org.exactlyonce.purge.PurgeReport;
+import org.exactlyonce.purge.PurgeSettings;
+
+/**
+ * Liveness: the purge timer keeps firing. A purge stuck for several intervals (a hung lock, an engine
+ * that never answers) leaves the processed-ID table growing without end; a restart is the remedy.
+ */
+@Liveness
+@ApplicationScoped
+public class PurgeLiveness implements HealthCheck {
+
+    private static final String NAME = "exactly-once-purge";
+
+    /** Intervals without a finished run after which the purge counts as stuck. */
+    private static final int MISSED_RUNS = 5;
+
+    private final Instant started = Instant.now();
+
+    @EJB
+    Purge purge;
+
+    @Inject
+    PurgeSettings settings;
+
+    @Override
+    public HealthCheckResponse call() {
+        Duration allowed = settings.interval().multipliedBy(MISSED_RUNS);
+        Instant lastActivity =
+                purge.lastRun().map(run -> run.startedAt().plus(run.took())).orElse(started);
+        boolean alive = lastActivity.isAfter(Instant.now().minus(allowed));
+        return HealthCheckResponse.named(NAME)
+                .status(alive)
+                .withData(
+                        "lastRunEnded",
+                        lastActivity.truncatedTo(ChronoUnit.SECONDS).toString())
+                .withData("interval", settings.interval().toString())
+                .withData("lastRun", purge.lastRun().map(PurgeReport::summary).orElse("none yet"))
+                .build();
+    }
+}
