@@ -164,6 +164,10 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
             metrics.count(consumer, Outcome.FAILED);
             throw new EJBException(
                     consumer + " handed message " + messageId + " back to the broker: the database is unavailable", e);
+        } catch (InterruptedException e) { // the server stops while the delivery waits: never a reason to park
+            Thread.currentThread().interrupt();
+            metrics.count(consumer, Outcome.FAILED);
+            throw new EJBException(consumer + " was interrupted waiting for the database with message " + messageId, e);
         } catch (Exception e) {
             parkOrRedeliver(consumer, messageId, message, e);
         } finally {
