@@ -4,7 +4,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.SortedMap;
@@ -64,8 +63,10 @@ public class ConsumerMetrics {
     }
 
     private long oldestUnconfirmedSeconds(String consumer) {
-        Instant oldest = idTables.get(consumer).oldestUnconfirmed();
-        return oldest == null ? 0 : Duration.between(oldest, clock.instant()).toSeconds();
+        return idTables.get(consumer)
+                .oldestUnconfirmedAge(clock.instant())
+                .map(Duration::toSeconds)
+                .orElse(0L);
     }
 
     /** Every consumer that has seen a delivery, with its counts by outcome. */

@@ -1,6 +1,8 @@
 package org.exactlyonce.processed;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * One consumer's rows in the processed-ID table, counted at one moment.
@@ -12,8 +14,8 @@ import java.time.Instant;
  */
 public record IdTableCounts(long unconfirmed, long acknowledged, Instant oldestUnconfirmed, Instant countedAt) {
 
-    /** All rows, in either state. */
-    public long total() {
-        return unconfirmed + acknowledged;
+    /** How long the oldest unconfirmed ID has waited for its confirmation; empty when there is none. */
+    public Optional<Duration> oldestUnconfirmedAge(Instant now) {
+        return Optional.ofNullable(oldestUnconfirmed).map(oldest -> Duration.between(oldest, now));
     }
 }

@@ -48,9 +48,11 @@ public class LockedMessages {
                 vanished.add(engineId);
             }
         }
-        vanished.retainAll(notAvailable(server, queue));
-        if (!vanished.isEmpty()) {
-            throw new JMException("the messaging engine could not describe messages in flight " + vanished);
+        if (!vanished.isEmpty()) { // listed again only then: a listing costs as much as the queue is deep
+            vanished.retainAll(notAvailable(server, queue)); // still listed: in flight, yet not described
+            if (!vanished.isEmpty()) {
+                throw new JMException("the messaging engine could not describe messages in flight " + vanished);
+            }
         }
         return locked;
     }

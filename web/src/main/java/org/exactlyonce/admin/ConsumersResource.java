@@ -72,10 +72,11 @@ public class ConsumersResource {
                 metrics.processedLastMinute(consumer),
                 parked,
                 idTable,
-                idTable == null || idTable.oldestUnconfirmed() == null
+                idTable == null
                         ? null
-                        : Duration.between(idTable.oldestUnconfirmed(), Instant.now())
-                                .toSeconds(),
+                        : idTable.oldestUnconfirmedAge(Instant.now())
+                                .map(Duration::toSeconds)
+                                .orElse(null),
                 lastPurge);
     }
 
