@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 /**
  * Crashes the server again and again while it processes a stream of credits, then counts effects on
@@ -32,13 +33,19 @@ final class CrashSuite {
     /**
      * Sends {@code messages} credits (and re-sends a tenth of them), crashes the server {@code crashes}
      * times at the given points in turn while they are processed, waits until they are, and checks.
+     * The credits are sent in rounds, one before each turn through the points, so that a long run still
+     * has deliveries and purges to crash in at its end instead of an empty queue.
      */
     Result run(int messages, int crashes, List<String> points, boolean atLeastOnce) throws Exception {
         String account = "crash-" + UUID.randomUUID();
-        String prefix = send(account, messages, atLeastOnce);
+        int rounds = Math.max(1, (crashes + points.size() - 1) / points.size());
+        List<String> sent = new ArrayList<>();
         List<String> crashed = new ArrayList<>();
         try {
             for (int i = 0; i < crashes; i++) {
+                if (i % points.size() == 0) {
+                    sent.addAll(send(account, shareOf(messages, rounds, i / points.size()), atLeastOnce));
+                }
                 crashed.add(crash(points.get(i % points.size())));
                 server.restart();
             }
@@ -47,8 +54,17 @@ final class CrashSuite {
                 server.restart(); // for the tests that follow, whatever went wrong here
             }
         }
+        if (sent.size() < messages) { // no crash, or rounds left over by rounding
+            sent.addAll(send(account, messages - sent.size(), atLeastOnce));
+        }
         awaitAllProcessed(account, messages);
-        return Result.of(messages, crashed, 0, prefix, ledger.effects(account));
+        return Result.of(sent, crashed, 0, ledger.effects(account));
+    }
+
+    /** Round {@code round}'s share of {@code messages}; the last round takes what division leaves. */
+    private static int shareOf(int messages, int rounds, int round) {
+        int share = messages / rounds;
+        return round == rounds - 1 ? messages - share * (rounds - 1) : share;
     }
 
     /**
@@ -57,7 +73,7 @@ final class CrashSuite {
      */
     Result runWithOutage(int messages, PostgreSql database, Duration outage) throws Exception {
         String account = "outage-" + UUID.randomUUID();
-        String prefix = send(account, messages, false);
+        List<String> sent = send(account, messages, false);
         Await.pause(Duration.ofSeconds(3)); // messages flow
         database.stop();
         try {
@@ -66,11 +82,12 @@ final class CrashSuite {
             database.start();
         }
         awaitAllProcessed(account, messages);
-        return Result.of(messages, List.of(), 1, prefix, ledger.effects(account));
+        return Result.of(sent, List.of(), 1, ledger.effects(account));
     }
 
-    private String send(String account, int messages, boolean atLeastOnce) {
-        return ledger.sendBulk(Json.createObjectBuilder()
+    /** @return the IDs sent (the re-sent duplicates among them only once) */
+    private List<String> send(String account, int messages, boolean atLeastOnce) {
+        String prefix = ledger.sendBulk(Json.createObjectBuilder()
                         .add("account", account)
                         .add("count", messages)
                         .add("amount", 1)
@@ -79,6 +96,7 @@ final class CrashSuite {
                         .add("faults", Json.createObjectBuilder().add("processMillis", 25))
                         .build())
                 .getString("idPrefix");
+        return IntStream.range(0, messages).mapToObj(i -> prefix + i).toList();
     }
 
     /** @return where the server crashed: the point, or a kill when no delivery or purge reached it in time */
@@ -123,18 +141,18 @@ final class CrashSuite {
     /** The check of one run: which IDs have no effect, which more than one. */
     record Result(int messages, List<String> crashes, int outages, List<String> lost, List<String> duplicated) {
 
-        static Result of(int messages, List<String> crashes, int outages, String prefix, Map<String, Long> effects) {
+        static Result of(List<String> sent, List<String> crashes, int outages, Map<String, Long> effects) {
             List<String> lost = new ArrayList<>();
             List<String> duplicated = new ArrayList<>();
-            for (int i = 0; i < messages; i++) {
-                long count = effects.getOrDefault(prefix + i, 0L);
+            for (String id : sent) {
+                long count = effects.getOrDefault(id, 0L);
                 if (count == 0) {
-                    lost.add(prefix + i);
+                    lost.add(id);
                 } else if (count > 1) {
-                    duplicated.add(prefix + i + "×" + count);
+                    duplicated.add(id + "×" + count);
                 }
             }
-            return new Result(messages, crashes, outages, lost, duplicated);
+            return new Result(sent.size(), crashes, outages, lost, duplicated);
         }
 
         /** The one summary line, in the form scripts compare. */
