@@ -44,9 +44,11 @@ import org.exactlyonce.purge.DeliveriesInFlight;
  * {@link #process(Message)}. The subclass itself must say {@code @TransactionManagement(BEAN)}: the
  * annotation is not inherited, and without it the deployment fails (on Open Liberty with CWNEN0043E,
  * "Injecting a UserTransaction interface into a container managed transaction bean is not allowed").
+ * It must also name {@code MessageListener} as its message listener interface: WildFly looks only at
+ * the interfaces the bean class itself declares, not at inherited ones (WFLYEJB0094 otherwise).
  *
  * <pre>{@code
- * @MessageDriven(activationConfig = {
+ * @MessageDriven(messageListenerInterface = MessageListener.class, activationConfig = {
  *     @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = "jms/ledger/Credits"),
  *     @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue")})
  * @TransactionManagement(TransactionManagementType.BEAN)
@@ -148,7 +150,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     }
 
     @Override
-    public final void onMessage(Message message) {
+    public void onMessage(Message message) {
         String consumer = consumerName();
         consumerQueues.remember(consumer, message); // so the purge knows which queue to ask about its IDs
         Optional<String> usableId = idOf(consumer, message); // 1. read the ID; none: parked

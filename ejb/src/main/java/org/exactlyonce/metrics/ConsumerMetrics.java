@@ -1,6 +1,8 @@
 package org.exactlyonce.metrics;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,37 +12,44 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Logger;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
- * The consumers' figures as MicroProfile Metrics (Prometheus format at {@code /metrics}): the counter
- * {@code exactlyonce.deliveries} tagged with {@code consumer} and {@code outcome} since the server
- * started; the gauge {@code exactlyonce.processed.last.minute} per consumer; and, as the last purge
- * counted them, the gauges {@code exactlyonce.ids} (tagged {@code state}) and {@code
- * exactlyonce.oldest.unconfirmed.seconds}.
+ * The consumers' figures since the server started, for the console and for a metrics scraper: deliveries
+ * per consumer and outcome, messages processed in the last minute, and the processed-ID table as the last
+ * purge counted it. They are exported as MicroProfile Metrics where the server has that API (see
+ * {@link MicroProfileMetricsExport}).
  */
 @ApplicationScoped
 public class ConsumerMetrics {
 
-    static final String DELIVERIES = "exactlyonce.deliveries";
-    static final String PROCESSED_LAST_MINUTE = "exactlyonce.processed.last.minute";
-    static final String IDS = "exactlyonce.ids";
-    static final String OLDEST_UNCONFIRMED = "exactlyonce.oldest.unconfirmed.seconds";
+    private static final Logger LOG = Logger.getLogger(ConsumerMetrics.class.getName());
 
     private final Clock clock = Clock.systemUTC();
+    private final ConcurrentMap<String, Map<Outcome, LongAdder>> deliveries = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, LastMinute> processedLastMinute = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, IdTableCounts> idTables = new ConcurrentHashMap<>();
 
     @Inject
-    MetricRegistry registry;
+    Instance<MetricsExport> exports;
 
-    private final ConcurrentMap<String, Map<Outcome, Counter>> consumers = new ConcurrentHashMap<>();
+    private MetricsExport export;
+
+    @PostConstruct
+    void findExport() {
+        if (exports.isResolvable()) {
+            export = exports.get();
+        } else {
+            export = new NoExport();
+            LOG.info("this server has no MicroProfile Metrics: the consumers' figures are shown by the console only");
+        }
+    }
 
     public void count(String consumer, Outcome outcome) {
-        countersOf(consumer).get(outcome).inc();
+        countersOf(consumer).get(outcome).increment();
+        export.counted(consumer, outcome);
         if (outcome == Outcome.PROCESSED) {
             processedLastMinute.get(consumer).add(clock.millis());
         }
@@ -55,14 +64,16 @@ public class ConsumerMetrics {
     /** Publishes what the purge counted of a consumer's processed-ID table. */
     public void idTableCounted(String consumer, IdTableCounts counts) {
         if (idTables.put(consumer, counts) == null) {
-            Tag tag = new Tag("consumer", consumer);
-            registry.gauge(IDS, () -> idTables.get(consumer).unconfirmed(), tag, new Tag("state", "unconfirmed"));
-            registry.gauge(IDS, () -> idTables.get(consumer).acknowledged(), tag, new Tag("state", "acknowledged"));
-            registry.gauge(OLDEST_UNCONFIRMED, () -> oldestUnconfirmedSeconds(consumer), tag);
+            export.idTableSeen(consumer, this);
         }
     }
 
-    private long oldestUnconfirmedSeconds(String consumer) {
+    /** The consumer's processed-ID table as the last purge counted it; null before the first count. */
+    IdTableCounts idTable(String consumer) {
+        return idTables.get(consumer);
+    }
+
+    long oldestUnconfirmedSeconds(String consumer) {
         return idTables.get(consumer)
                 .oldestUnconfirmedAge(clock.instant())
                 .map(Duration::toSeconds)
@@ -72,28 +83,38 @@ public class ConsumerMetrics {
     /** Every consumer that has seen a delivery, with its counts by outcome. */
     public SortedMap<String, Map<Outcome, Long>> snapshot() {
         SortedMap<String, Map<Outcome, Long>> snapshot = new TreeMap<>();
-        consumers.forEach((consumer, counters) -> {
+        deliveries.forEach((consumer, counters) -> {
             Map<Outcome, Long> counts = new EnumMap<>(Outcome.class);
-            counters.forEach((outcome, counter) -> counts.put(outcome, counter.getCount()));
+            counters.forEach((outcome, counter) -> counts.put(outcome, counter.sum()));
             snapshot.put(consumer, counts);
         });
         return snapshot;
     }
 
-    private Map<Outcome, Counter> countersOf(String consumer) {
-        return consumers.computeIfAbsent(consumer, this::register);
+    private Map<Outcome, LongAdder> countersOf(String consumer) {
+        return deliveries.computeIfAbsent(consumer, this::firstSeen);
     }
 
-    private Map<Outcome, Counter> register(String consumer) {
+    private Map<Outcome, LongAdder> firstSeen(String consumer) {
         processedLastMinute.put(consumer, new LastMinute());
-        registry.gauge(PROCESSED_LAST_MINUTE, () -> processedLastMinute(consumer), new Tag("consumer", consumer));
-        Map<Outcome, Counter> counters = new EnumMap<>(Outcome.class);
+        Map<Outcome, LongAdder> counters = new EnumMap<>(Outcome.class);
         for (Outcome outcome : Outcome.values()) {
-            counters.put(
-                    outcome,
-                    registry.counter(DELIVERIES, new Tag("consumer", consumer), new Tag("outcome", outcome.label())));
+            counters.put(outcome, new LongAdder());
         }
+        export.consumerSeen(consumer, this);
         return counters;
+    }
+
+    /** The export of a server without a metrics API. */
+    private static final class NoExport implements MetricsExport {
+        @Override
+        public void consumerSeen(String consumer, ConsumerMetrics figures) {}
+
+        @Override
+        public void counted(String consumer, Outcome outcome) {}
+
+        @Override
+        public void idTableSeen(String consumer, ConsumerMetrics figures) {}
     }
 
     /** Counts per second over the last 60 seconds, in a ring of one slot per second. */

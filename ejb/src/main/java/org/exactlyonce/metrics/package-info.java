@@ -1,2 +1,2 @@
-/** Counts of deliveries per consumer and outcome, as MicroProfile Metrics. */
+/** The consumers' figures (deliveries per outcome, processed last minute, ID table counts), exported as MicroProfile Metrics where the server has them. */
 package org.exactlyonce.metrics;

@@ -8,7 +8,6 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Index;
-import jakarta.persistence.Lob;
 import jakarta.persistence.Table;
 import jakarta.persistence.UniqueConstraint;
 import java.time.Instant;
@@ -32,6 +31,8 @@ public class ParkedMessage {
 
     /** Longest explanation kept; a longer one is cut. */
     static final int MAX_DETAIL_LENGTH = 2000;
+
+    private static final int DERBY_MAX_VARCHAR = 32_672;
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -59,17 +60,17 @@ public class ParkedMessage {
     @Column(name = "DETAIL", length = MAX_DETAIL_LENGTH, nullable = false)
     private String detail;
 
-    @Lob
-    @Column(name = "TEXT_BODY")
+    // No @Lob on the bodies and the properties: Hibernate reads a LOB on PostgreSQL as a large object
+    // (oid), not from the TEXT and BYTEA columns of src/ddl. The length is only for the tables EclipseLink
+    // generates on the embedded Derby: its largest VARCHAR (32 KB); Derby makes byte[] a BLOB by itself.
+    @Column(name = "TEXT_BODY", length = DERBY_MAX_VARCHAR)
     private String textBody;
 
-    @Lob
     @Column(name = "BYTES_BODY")
     private byte[] bytesBody;
 
     /** The message's properties, as a JSON object of name to {type, value}. */
-    @Lob
-    @Column(name = "PROPERTIES", nullable = false)
+    @Column(name = "PROPERTIES", length = DERBY_MAX_VARCHAR, nullable = false)
     private String properties;
 
     /** Deliveries of the message, this one included. */

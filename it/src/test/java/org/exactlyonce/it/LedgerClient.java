@@ -38,14 +38,17 @@ final class LedgerClient {
             .connectTimeout(Duration.ofSeconds(5))
             .build();
     private final String baseUrl;
+    private final String healthUrl;
 
     /** The client of the test phase's server. */
     LedgerClient() {
         this(System.getProperty("it.base-url", "http://localhost:19080"));
     }
 
+    /** Health is on the application's port on Open Liberty; WildFly serves it on its management port. */
     LedgerClient(String baseUrl) {
         this.baseUrl = baseUrl;
+        this.healthUrl = System.getProperty("it.health-url", baseUrl + "/health");
     }
 
     void sendCredit(String messageId, String account, long amount) {
@@ -229,7 +232,8 @@ final class LedgerClient {
 
     /** The server's MicroProfile Health readiness answer: its status code and its checks. */
     HttpResponse<String> readiness() {
-        return get("/health/ready", null);
+        return send(
+                HttpRequest.newBuilder(URI.create(healthUrl + "/ready")).GET().build());
     }
 
     /** Whether the server answers HTTP at all, whatever it says. */

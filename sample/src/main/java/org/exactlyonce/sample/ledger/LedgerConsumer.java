@@ -6,6 +6,7 @@ import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
 import jakarta.json.bind.JsonbException;
 import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
@@ -13,6 +14,7 @@ import org.exactlyonce.consume.InvalidMessageException;
 
 /** Books each credit message once, however often the broker or the producer delivers it. */
 @MessageDriven(
+        messageListenerInterface = MessageListener.class,
         activationConfig = {
             @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = CreditQueues.CREDITS),
             @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue")
