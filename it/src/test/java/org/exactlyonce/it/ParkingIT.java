@@ -94,6 +94,28 @@ class ParkingIT {
         assertEquals(0, ledger.balance(account));
     }
 
+    /**
+     * The broker's own safety net, configured on each server, for a consumer that parks nothing: the
+     * baseline consumer's poison message ends on the dead-letter queue after the last delivery.
+     */
+    @Test
+    void poisonMessageOfAConsumerThatDoesNotParkEndsOnTheDeadLetterQueue() {
+        JsonObject sent = ledger.sendBulk(Json.createObjectBuilder()
+                .add("account", account)
+                .add("count", 1)
+                .add("amount", 9)
+                .add("atLeastOnce", true)
+                .add("faults", Json.createObjectBuilder().add("failDeliveries", 1_000))
+                .build());
+        String id = sent.getString("idPrefix") + 0;
+
+        Await.until(
+                "the broker moved " + id + " to the dead-letter queue",
+                PARKING,
+                () -> ledger.deadLetterIds().contains(id));
+        assertEquals(0, ledger.balance(account));
+    }
+
     @Test
     void replayedMessageIsBookedOnceAfterTheCauseIsGone() {
         String id = newId();
