@@ -1,0 +1,149 @@
+package org.exactlyonce.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** The Liberty server under test: its HTTP API, its message endpoints, and its consumers' concurrency. */
+final class BenchServer {
+
+    /** The message-driven beans' endpoints, as {@code server pause --target} names them. */
+    static final String EXACTLY_ONCE = "exactly-once-sample#ledger.war#LedgerConsumer";
+
+    static final String AT_LEAST_ONCE = "exactly-once-sample#ledger.war#AtLeastOnceConsumer";
+    static final String XA = "exactly-once-bench#exactly-once-bench.war#XaLedgerConsumer";
+    static final List<String> ENDPOINTS = List.of(EXACTLY_ONCE, AT_LEAST_ONCE, XA);
+
+    private static final Duration START = Duration.ofMinutes(3);
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final String baseUrl;
+    private final Path serverDir;
+
+    BenchServer(String baseUrl, Path serverDir) {
+        this.baseUrl = baseUrl;
+        this.serverDir = serverDir;
+    }
+
+    /** Queues credits of 1 to the account for the exactly-once or the at-least-once consumer. */
+    void queueCredits(String account, int count, boolean atLeastOnce) {
+        String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"atLeastOnce\":%b}"
+                .formatted(account, count, atLeastOnce);
+        expect(200, post("/ledger/api/credits/bulk", bulk, null));
+    }
+
+    /** Queues credits of 1 to the account for the XA consumer. */
+    void queueXaCredits(String account, int count) {
+        expect(200, post("/exactly-once-bench/api/xa-credits?account=" + account + "&count=" + count, "", null));
+    }
+
+    /** Sends one credit of 1 to the exactly-once consumer. */
+    void sendCredit(String messageId, String account) {
+        String order = "{\"messageId\":\"%s\",\"account\":\"%s\",\"amount\":1}".formatted(messageId, account);
+        expect(202, post("/ledger/api/credits", order, null));
+    }
+
+    /** Runs a purge now, as the demo admin; returns its report as JSON. */
+    String purgeNow() {
+        String admin = "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> response = post("/exactly-once/api/purge", "", admin);
+        expect(200, response);
+        return response.body();
+    }
+
+    void pause(String endpoint) {
+        run("pause", "--target=" + endpoint);
+    }
+
+    void resume(String endpoint) {
+        run("resume", "--target=" + endpoint);
+    }
+
+    /** Restarts the server with each consumer taking up to {@code consumers} messages at a time. */
+    void restartWithConsumers(int consumers) throws IOException, InterruptedException {
+        Path bootstrap = serverDir.resolve("bootstrap.properties");
+        String properties = Files.readString(bootstrap);
+        Files.writeString(
+                bootstrap,
+                Pattern.compile("(?m)^ledger\\.consumers=.*$")
+                        .matcher(properties)
+                        .replaceAll("ledger.consumers=" + consumers));
+        run("stop");
+        run("start");
+        long deadline = System.nanoTime() + START.toNanos();
+        while (!ready()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the server did not become ready within " + START);
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private boolean ready() {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/health/ready"))
+                    .build();
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Runs Liberty's {@code server} command on this server. */
+    private void run(String action, String... options) {
+        Path command = serverDir.resolve("../../../bin/server").normalize();
+        ProcessBuilder builder = new ProcessBuilder(
+                command.toString(), action, serverDir.getFileName().toString());
+        builder.command().addAll(List.of(options));
+        try {
+            Process process = builder.redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException("server " + action + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted: server " + action, e);
+        }
+    }
+
+    private HttpResponse<String> post(String path, String body, String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Content-Type", "application/json")
+                .header("X-Requested-By", "bench")
+                .timeout(Duration.ofMinutes(10))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(path + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted: " + path, e);
+        }
+    }
+
+    private static void expect(int status, HttpResponse<String> response) {
+        if (response.statusCode() != status) {
+            throw new IllegalStateException(
+                    response.request().uri() + " answered " + response.statusCode() + ": " + response.body());
+        }
+    }
+}

@@ -1,0 +1,301 @@
+package org.exactlyonce.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What exactly-once costs, measured side by side on one server: the same number of queued messages
+ * drained by the engine's consumer, by the same consumer without the ID table, by an XA consumer, and
+ * the same SQL driven straight by JDBC, in turns (A B C D A B C D …) so that the machine's noise hits
+ * all alike; then the ID table's size and a purge under load. Prints a Markdown table and one
+ * {@code bench: name=value} line per figure.
+ */
+public final class Benchmark {
+
+    private static final int MESSAGES = Integer.getInteger("bench.messages", 5_000);
+    private static final int REPEATS = Integer.getInteger("bench.repeats", 3);
+    private static final int TABLE_FILL = Integer.getInteger("bench.table-ids", 10_000_000);
+    private static final int PURGE_IDS = Integer.getInteger("bench.purge-ids", 1_000_000);
+    private static final int LOAD_RATE = Integer.getInteger("bench.load-rate", 100);
+    private static final Duration LOAD = Duration.ofSeconds(Integer.getInteger("bench.load-seconds", 40));
+    private static final Duration DRAIN = Duration.ofMinutes(30);
+
+    private final BenchServer server;
+    private final BenchDatabase database;
+    private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+
+    private Benchmark(BenchServer server, BenchDatabase database) {
+        this.server = server;
+        this.database = database;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Benchmark benchmark = new Benchmark(
+                new BenchServer(
+                        System.getProperty("bench.base-url", "http://localhost:19980"),
+                        Path.of(System.getProperty("bench.server"))),
+                new BenchDatabase(System.getProperty("bench.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/bench")));
+        benchmark.run();
+    }
+
+    private void run() throws Exception {
+        log(
+                "%d messages per drain, %d repeats, on %d cores",
+                MESSAGES, REPEATS, Runtime.getRuntime().availableProcessors());
+        for (int consumers : new int[] {1, 8}) {
+            server.restartWithConsumers(consumers);
+            BenchServer.ENDPOINTS.forEach(server::pause);
+            for (int repeat = 1; repeat <= REPEATS; repeat++) {
+                record("eo_c" + consumers, drain(BenchServer.EXACTLY_ONCE, consumers));
+                record("alo_c" + consumers, drain(BenchServer.AT_LEAST_ONCE, consumers));
+                record("xa_c" + consumers, drain(BenchServer.XA, consumers));
+                record("db_c" + consumers, jdbc(consumers));
+            }
+        }
+        tableSize();
+        purgeUnderLoad();
+        report();
+    }
+
+    /** Queues the messages with the consumer paused, then measures how fast it drains them. */
+    private double drain(String endpoint, int consumers) throws Exception {
+        database.emptyProcessedIds();
+        String account = "bench-" + UUID.randomUUID();
+        if (endpoint.equals(BenchServer.XA)) {
+            server.queueXaCredits(account, MESSAGES);
+        } else {
+            server.queueCredits(account, MESSAGES, endpoint.equals(BenchServer.AT_LEAST_ONCE));
+        }
+        server.resume(endpoint);
+        BenchDatabase.Bookings booked = awaitBooked(account, MESSAGES, DRAIN);
+        server.pause(endpoint);
+        log("%s at %d: %.0f msgs/s", endpoint, consumers, booked.perSecond());
+        return booked.perSecond();
+    }
+
+    /** The database's own limit: the consumer's SQL (ID insert, ledger insert, commit) straight by JDBC. */
+    private double jdbc(int clients) throws Exception {
+        database.emptyProcessedIds();
+        String account = "bench-" + UUID.randomUUID();
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<Void>> workers = new ArrayList<>();
+            for (int client = 0; client < clients; client++) {
+                workers.add(pool.submit(() -> {
+                    bookStraight(account, next);
+                    return null;
+                }));
+            }
+            for (Future<Void> worker : workers) {
+                worker.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        double perSecond = database.bookings(account).perSecond();
+        log("JDBC at %d: %.0f transactions/s", clients, perSecond);
+        return perSecond;
+    }
+
+    private void bookStraight(String account, AtomicInteger next) throws SQLException {
+        try (Connection connection = database.connect();
+                PreparedStatement id = connection.prepareStatement(
+                        "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256)"
+                                + " VALUES (?, ?, ?, ?, ?)");
+                PreparedStatement credit = connection.prepareStatement(
+                        "INSERT INTO LEDGER_CREDIT (MESSAGE_ID, ACCOUNT, AMOUNT, BOOKED_AT) VALUES (?, ?, ?, ?)")) {
+            connection.setAutoCommit(false);
+            for (int n = next.getAndIncrement(); n < MESSAGES; n = next.getAndIncrement()) {
+                String messageId = account + "-" + n;
+                LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+                id.setString(1, "bench-jdbc");
+                id.setString(2, messageId);
+                id.setObject(3, now);
+                id.setString(4, "ID:" + messageId);
+                id.setString(5, "0".repeat(64));
+                id.executeUpdate();
+                credit.setString(1, messageId);
+                credit.setString(2, account);
+                credit.setLong(3, 1);
+                credit.setObject(4, now);
+                credit.executeUpdate();
+                connection.commit();
+            }
+        }
+    }
+
+    /**
+     * The exactly-once consumer at 8, with 10 million IDs in its table against an empty one. Filling
+     * takes minutes, so the empty runs come first and the full ones after one fill.
+     */
+    private void tableSize() throws Exception {
+        server.pause(BenchServer.EXACTLY_ONCE);
+        for (int repeat = 1; repeat <= REPEATS; repeat++) {
+            record("eo_empty_table", drain(BenchServer.EXACTLY_ONCE, 8));
+        }
+        database.emptyProcessedIds();
+        Instant start = Instant.now();
+        database.addProcessedIds(TABLE_FILL, "filler-", start);
+        log("%d IDs added in %s", TABLE_FILL, Duration.between(start, Instant.now()));
+        for (int repeat = 1; repeat <= REPEATS; repeat++) {
+            record("eo_full_table", drainOnto(BenchServer.EXACTLY_ONCE));
+        }
+        database.emptyProcessedIds();
+    }
+
+    /** As {@link #drain}, but onto the processed-ID table as it is. */
+    private double drainOnto(String endpoint) throws Exception {
+        String account = "bench-" + UUID.randomUUID();
+        server.queueCredits(account, MESSAGES, false);
+        server.resume(endpoint);
+        BenchDatabase.Bookings booked = awaitBooked(account, MESSAGES, DRAIN);
+        server.pause(endpoint);
+        log("%s at 8 onto %d IDs: %.0f msgs/s", endpoint, TABLE_FILL, booked.perSecond());
+        return booked.perSecond();
+    }
+
+    /** Send-to-booking latency under a steady load, while a purge deletes IDs, against the same load without. */
+    private void purgeUnderLoad() throws Exception {
+        server.resume(BenchServer.EXACTLY_ONCE);
+        for (int repeat = 1; repeat <= Math.max(1, REPEATS - 1); repeat++) {
+            database.emptyProcessedIds();
+            recordLatencies("none", steadyLoad(null));
+            database.emptyProcessedIds();
+            database.addProcessedIds(PURGE_IDS, "expired-", Instant.now().minus(Duration.ofDays(2)));
+            recordLatencies("purge", steadyLoad(() -> log("purge during load: %s", server.purgeNow())));
+        }
+    }
+
+    /**
+     * Sends {@link #LOAD_RATE} credits a second for {@link #LOAD}, starting the side job two seconds
+     * in; returns each credit's time from send to booking, in milliseconds.
+     */
+    private List<Double> steadyLoad(Runnable sideJob) throws Exception {
+        String account = "bench-" + UUID.randomUUID();
+        Map<String, Instant> sent = new LinkedHashMap<>();
+        int total = (int) (LOAD.toSeconds() * LOAD_RATE);
+        long start = System.nanoTime();
+        CompletableFuture<Void> side = CompletableFuture.completedFuture(null);
+        for (int n = 0; n < total; n++) {
+            long due = start + n * 1_000_000_000L / LOAD_RATE;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            if (sideJob != null && n == 2 * LOAD_RATE) {
+                side = CompletableFuture.runAsync(sideJob);
+            }
+            String messageId = account + "-" + n;
+            sent.put(messageId, Instant.now());
+            server.sendCredit(messageId, account);
+        }
+        awaitBooked(account, total, DRAIN);
+        side.get();
+        Map<String, Instant> booked = database.bookingTimes(account);
+        List<Double> latencies = new ArrayList<>();
+        sent.forEach((id, at) ->
+                latencies.add((double) Duration.between(at, booked.get(id)).toMillis()));
+        return latencies;
+    }
+
+    private void recordLatencies(String name, List<Double> latencies) {
+        double p50 = percentile(latencies, 50);
+        double p99 = percentile(latencies, 99);
+        log("latency %s: p50 %.0f ms, p99 %.0f ms", name, p50, p99);
+        record("p50_" + name, p50);
+        record("p99_" + name, p99);
+    }
+
+    private BenchDatabase.Bookings awaitBooked(String account, int count, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        BenchDatabase.Bookings booked;
+        while ((booked = database.bookings(account)).count() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "only " + booked.count() + " of " + count + " credits booked after " + timeout);
+            }
+            Thread.sleep(200);
+        }
+        return booked;
+    }
+
+    private void record(String name, double value) {
+        figures.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+    }
+
+    private double median(String name) {
+        return percentile(figures.get(name), 50);
+    }
+
+    private static double percentile(List<Double> values, int percent) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int index = (int) Math.ceil(percent / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, index));
+    }
+
+    private void report() throws IOException {
+        String table = String.join(
+                "\n",
+                "| consumer | msgs/s at 1 | msgs/s at 8 |",
+                "|---|---:|---:|",
+                row("exactly-once (ID row + domain row)", "eo"),
+                row("at-least-once (domain row only)", "alo"),
+                row("XA (container-managed, two-phase commit)", "xa"),
+                row("JDBC straight, no broker (the database's limit)", "db"),
+                "",
+                "| figure | value |",
+                "|---|---:|",
+                "| exactly-once at 8, empty ID table | %.0f msgs/s |".formatted(median("eo_empty_table")),
+                "| exactly-once at 8, %,d IDs in the table | %.0f msgs/s |"
+                        .formatted(TABLE_FILL, median("eo_full_table")),
+                "| latency send → booking, p50 / p99, steady %d msgs/s | %.0f / %.0f ms |"
+                        .formatted(LOAD_RATE, median("p50_none"), median("p99_none")),
+                "| the same while a purge deletes %,d IDs | %.0f / %.0f ms |"
+                        .formatted(PURGE_IDS, median("p50_purge"), median("p99_purge")));
+        System.out.println();
+        System.out.println(table);
+        System.out.println();
+        line("eo_vs_alo_c8", median("eo_c8") / median("alo_c8"));
+        line("eo_vs_xa_c8", median("eo_c8") / median("xa_c8"));
+        line("eo_vs_db_c8", median("eo_c8") / median("db_c8"));
+        line("eo_vs_alo_c1", median("eo_c1") / median("alo_c1"));
+        line("eo_vs_xa_c1", median("eo_c1") / median("xa_c1"));
+        line("table10m_vs_empty", median("eo_full_table") / median("eo_empty_table"));
+        line("p99_purge_vs_none", median("p99_purge") / median("p99_none"));
+        System.out.printf("bench: eo_msgs_per_s_c8=%.0f%n", median("eo_c8"));
+        Files.writeString(Path.of(System.getProperty("bench.report", "benchmark.md")), table + "\n");
+    }
+
+    private String row(String label, String name) {
+        return "| %s | %.0f | %.0f |".formatted(label, median(name + "_c1"), median(name + "_c8"));
+    }
+
+    private static void line(String name, double ratio) {
+        System.out.printf("bench: %s=%.2f%n", name, ratio);
+    }
+
+    private static void log(String format, Object... values) {
+        System.out.printf("bench [%s] %s%n", Instant.now(), format.formatted(values));
+    }
+}
