@@ -11,12 +11,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -56,6 +58,8 @@ class ConsoleBrowserIT {
                 .build();
         browser = new ChromeDriver(driver, options);
         wait = new WebDriverWait(browser, WAIT);
+        // the page redraws its figures every few seconds: an element read during a redraw is gone
+        wait.ignoring(StaleElementReferenceException.class);
     }
 
     @AfterEach
@@ -69,7 +73,7 @@ class ConsoleBrowserIT {
         String base = System.getProperty("it.base-url", "http://localhost:19080");
         browser.get(base.replace("://", "://admin:admin@") + "/exactly-once/");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("user"), "admin (admin)"));
-        long processedBefore = Long.parseLong(processedCell().getText());
+        long processedBefore = wait.until(page -> Long.parseLong(processedCell().getText()));
 
         List<String> ids = List.of(newId(), newId(), newId());
         ids.forEach(id -> ledger.sendCredit(id, account, 2));
@@ -94,15 +98,25 @@ class ConsoleBrowserIT {
                 .add("amount", 10)
                 .add("faults", Json.createObjectBuilder().add("failUntilEpochMilli", failUntil))
                 .build());
-        WebElement row = wait.until(page -> parkedRow(parkedId));
-        assertEquals(parkedId, row.findElements(By.tagName("td")).get(2).getText(), "the ID is shown as text");
+        String shownId = wait.until(page -> Optional.ofNullable(parkedRow(parkedId))
+                .map(row -> row.findElements(By.tagName("td")).get(2).getText())
+                .orElse(null));
+        assertEquals(parkedId, shownId, "the ID is shown as text");
         assertTrue(
                 browser.findElements(By.cssSelector("#parked img")).isEmpty(), "no markup from a message is rendered");
         assertEquals(null, browser.findElement(By.tagName("body")).getAttribute("data-injected"));
         saveScreenshot(); // figures, a found ID, a parked message with its actions
 
         Await.pause(Duration.ofMillis(Math.max(0, failUntil - System.currentTimeMillis() + 500)));
-        row.findElement(By.cssSelector("button.replay")).click();
+        wait.until(
+                page -> { // the row as drawn now: a redraw replaces it
+                    WebElement row = parkedRow(parkedId);
+                    if (row == null) {
+                        return false;
+                    }
+                    row.findElement(By.cssSelector("button.replay")).click();
+                    return true;
+                });
         wait.until(ExpectedConditions.alertIsPresent()).accept();
         Await.untilEquals("the replayed credit is booked", 16L, WAIT, () -> ledger.balance(account));
         wait.until(page -> parkedRow(parkedId) == null);
