@@ -2,38 +2,57 @@
 --   mariadb -h HOST -u USER DATABASE < src/ddl/mariadb.sql
 
 -- Processed message IDs: the primary key is what makes a second delivery of an ID a duplicate.
+-- Consumer names and IDs compare byte for byte (utf8mb4_nopad_bin: no case or accent folding, and
+-- trailing blanks count): with the default utf8mb4_general_ci, 'Order-1' and 'order-1' would be one
+-- key and the second message would be dropped as a duplicate. An ID holds up to 200 characters, and one
+-- more for the escape the engine appends to an ID that ends in a blank.
 -- ACKNOWLEDGED_AT stays NULL until the purge confirms the message is gone from the broker.
 CREATE TABLE EO_PROCESSED_MESSAGE (
-    CONSUMER        VARCHAR(100) NOT NULL,
-    MESSAGE_ID      VARCHAR(200) NOT NULL,
+    CONSUMER        VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    MESSAGE_ID      VARCHAR(201) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
     PROCESSED_AT    DATETIME(6)  NOT NULL,
     JMS_MESSAGE_ID  VARCHAR(100),
     PAYLOAD_SHA256  VARCHAR(64),
     ACKNOWLEDGED_AT DATETIME(6),
     CONSTRAINT EO_PROCESSED_MESSAGE_PK PRIMARY KEY (CONSUMER, MESSAGE_ID)
-) ENGINE = InnoDB;
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 -- the purge finds unconfirmed IDs (NULL) and IDs acknowledged before a time by this index
 CREATE INDEX EO_PROCESSED_MESSAGE_ACK ON EO_PROCESSED_MESSAGE (ACKNOWLEDGED_AT);
 
--- Messages a consumer could not process (no usable ID, refused type or payload, failing every time),
--- kept whole with the reason for an operator to replay or discard. One row per broker message.
+-- Messages a consumer could not process (no usable ID, refused type or payload, failing every time,
+-- a reused ID), kept whole with the reason for an operator to replay or discard: the body of any JMS
+-- type, the headers and the typed properties, each as bytes (text bodies in UTF-8, map and stream
+-- bodies and the headers and properties as JSON). One row per broker message.
 CREATE TABLE EO_PARKED_MESSAGE (
     ID              BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
-    CONSUMER        VARCHAR(100)  NOT NULL,
-    MESSAGE_ID      VARCHAR(200),
-    JMS_MESSAGE_ID  VARCHAR(100)  NOT NULL,
+    CONSUMER        VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    MESSAGE_ID      VARCHAR(201) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin,
+    JMS_MESSAGE_ID  VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin,
     QUEUE_NAME      VARCHAR(200),
     REASON          VARCHAR(30)   NOT NULL,
     DETAIL          VARCHAR(2000) NOT NULL,
-    TEXT_BODY       LONGTEXT,
-    BYTES_BODY      LONGBLOB,
-    PROPERTIES      LONGTEXT NOT NULL,
+    BODY_TYPE       VARCHAR(10)   NOT NULL,
+    BODY            LONGBLOB,
+    BODY_PREVIEW    VARCHAR(301)  NOT NULL,
+    HEADERS         LONGBLOB NOT NULL,
+    PROPERTIES      LONGBLOB NOT NULL,
     ATTEMPTS        INTEGER       NOT NULL,
     SENT_AT         DATETIME(6),
     PARKED_AT       DATETIME(6) NOT NULL,
     CONSTRAINT EO_PARKED_MESSAGE_DELIVERY UNIQUE (CONSUMER, JMS_MESSAGE_ID)
-) ENGINE = InnoDB;
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 CREATE INDEX EO_PARKED_MESSAGE_PARKED ON EO_PARKED_MESSAGE (CONSUMER, PARKED_AT);
+-- the purge keeps the processed ID of a parked message, found by this index
+CREATE INDEX EO_PARKED_MESSAGE_ID ON EO_PARKED_MESSAGE (CONSUMER, MESSAGE_ID);
+
+-- The destination each consumer reads, recorded at its first delivery: a consumer's name scopes its
+-- IDs, so a second destination for one name is refused, never merged.
+CREATE TABLE EO_CONSUMER (
+    CONSUMER         VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL PRIMARY KEY,
+    DESTINATION_TYPE VARCHAR(10)  NOT NULL,
+    DESTINATION      VARCHAR(200) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    REGISTERED_AT    DATETIME(6) NOT NULL
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
 -- The ledger sample's table (not needed by the engine).
 CREATE TABLE LEDGER_CREDIT (
@@ -43,4 +62,4 @@ CREATE TABLE LEDGER_CREDIT (
     AMOUNT      BIGINT       NOT NULL,
     BOOKED_AT   DATETIME(6)  NOT NULL,
     INDEX LEDGER_CREDIT_ACCOUNT (ACCOUNT)
-) ENGINE = InnoDB;
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

@@ -4,7 +4,6 @@
 
 const CHANGE_HEADERS = { "X-Requested-By": "exactly-once-console" };
 const REFRESH_MILLIS = 2000;
-const BODY_PREVIEW = 300; // characters of a parked body shown in the list; the cell's title has it all
 const $ = (id) => document.getElementById(id);
 
 // resolved against the page's address without any user:password@ in it, which fetch refuses
@@ -63,7 +62,7 @@ async function refreshConsumers() {
         const row = tbody.insertRow();
         row.dataset.consumer = c.consumer;
         cell(row, c.consumer);
-        cell(row, c.queue);
+        cell(row, c.destination);
         cell(row, d.processed, "number processed");
         cell(row, c.processedLastMinute, "number");
         cell(row, `${d.duplicate_already_committed} / ${d.duplicate_lost_race} / ${d.duplicate_conflict}`, "number");
@@ -85,7 +84,7 @@ async function lookUp(event) {
     const id = $("lookup-id").value.trim();
     const result = $("lookup-result");
     result.replaceChildren();
-    const found = await api(`processed/${encodeURIComponent(consumer)}/${encodeURIComponent(id)}`);
+    const found = await api("processed?" + new URLSearchParams({ consumer, messageId: id }));
     const facts = found.body
         ? [["message ID", found.body.messageId], ["state", found.body.state], ["processed at", when(found.body.processedAt)],
            ["acknowledged at", when(found.body.acknowledgedAt) || "not confirmed yet"], ["JMS message ID", found.body.jmsMessageId]]
@@ -119,8 +118,9 @@ async function refreshParked() {
         cell(row, p.messageId);
         cell(row, p.reason);
         cell(row, p.detail);
-        const body = p.textBody ?? (p.bytesBodyBase64 ? `(bytes, Base64) ${p.bytesBodyBase64}` : "");
-        cell(row, body.length > BODY_PREVIEW ? body.slice(0, BODY_PREVIEW) + "…" : body, "body").title = body;
+        // the list carries the start of each body; api/parked/{id} has the whole message
+        const body = p.bodyType === "TEXT" ? p.bodyPreview : `(${p.bodyType}) ${p.bodyPreview}`;
+        cell(row, body, "body").title = `parked message #${p.id}, whole: api/parked/${p.id}`;
         cell(row, p.attempts, "number");
         cell(row, when(p.parkedAt));
         const actions = row.insertCell();

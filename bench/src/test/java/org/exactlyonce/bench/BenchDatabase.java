@@ -79,7 +79,7 @@ final class BenchDatabase {
         try (Connection connection = connect();
                 PreparedStatement insert = connection.prepareStatement(
                         "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, ACKNOWLEDGED_AT)"
-                                + " SELECT 'LedgerConsumer', ? || g, ?, ? FROM generate_series(1, ?) g")) {
+                                + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', ? || g, ?, ? FROM generate_series(1, ?) g")) {
             LocalDateTime at = LocalDateTime.ofInstant(acknowledgedAt, ZoneOffset.UTC);
             insert.setString(1, prefix);
             insert.setObject(2, at);

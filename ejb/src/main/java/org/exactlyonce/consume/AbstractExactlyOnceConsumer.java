@@ -1,37 +1,37 @@
 package org.exactlyonce.consume;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
-import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.jms.ObjectMessage;
-import jakarta.jms.TextMessage;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
 import org.exactlyonce.outage.DatabaseCalls;
 import org.exactlyonce.outage.DatabaseOutage;
 import org.exactlyonce.outage.TransientDatabaseFailure;
+import org.exactlyonce.park.BodyType;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessages;
+import org.exactlyonce.processed.IdTableCheck;
 import org.exactlyonce.processed.ProcessedMessages;
-import org.exactlyonce.processed.ProcessedMessages.FirstDelivery;
-import org.exactlyonce.purge.ConsumerQueues;
+import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 import org.exactlyonce.purge.DeliveriesInFlight;
 
 /**
@@ -81,6 +81,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     @Inject
     private ParkedMessages parkedMessages;
 
+    @EJB
+    private IdTableCheck idTableCheck;
+
     /** Deliveries after which a message whose processing keeps failing is parked; at most the queue's limit. */
     @Inject
     @ConfigProperty(name = "exactlyonce.park-after-deliveries", defaultValue = "5")
@@ -90,7 +93,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     private ConsumerMetrics metrics;
 
     @Inject
-    private ConsumerQueues consumerQueues;
+    private LocalConsumers localConsumers;
 
     @Inject
     private DeliveriesInFlight inFlight;
@@ -103,6 +106,11 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     @EJB
     private DatabaseOutage outage;
+
+    private final Clock clock = Clock.systemUTC();
+
+    /** This consumer's name, from {@link #consumerName()}. */
+    private String consumer;
 
     /** How long a delivery waits for a database that is down before it hands its message back to the broker. */
     @Inject
@@ -142,36 +150,69 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /**
      * The name that scopes message IDs: two consumers of the same message (two subscribers of a topic)
-     * each process it once. Defaults to the bean class's simple name; override to keep it stable when
-     * the class is renamed.
+     * each process it once, and two consumers that share a name share IDs. It must be unique in the
+     * database, and is recorded with the destination the consumer reads: a second destination for one
+     * name is refused, never merged.
+     *
+     * <p>Defaults to the application, module and bean name that the server keys the bean by, such as
+     * {@code exactly-once-sample/ledger/LedgerConsumer}, which is unique per deployment. Override it to
+     * keep the name, and with it the IDs processed so far, when the class, the module or the
+     * application is renamed. At most 100 characters, without leading or trailing white space; checked
+     * when the bean's first instance is created, before its first message.
      */
     protected String consumerName() {
-        return getClass().getSimpleName();
+        try {
+            return ConsumerNames.defaultName(
+                    InitialContext.doLookup("java:app/AppName"),
+                    InitialContext.doLookup("java:module/ModuleName"),
+                    getClass());
+        } catch (NamingException e) {
+            throw new IllegalStateException(
+                    "the server names no application or module for "
+                            + getClass().getName() + "; override consumerName() to name the consumer",
+                    e);
+        }
     }
 
+    /** Fixes the consumer's name for the life of the instance, and refuses one the table cannot hold. */
+    @PostConstruct
+    private void nameTheConsumer() {
+        consumer = ConsumerNames.validated(consumerName(), getClass());
+        localConsumers.deployed(consumer);
+    }
+
+    /**
+     * Receives one message and processes it exactly once: the steps of the protocol, each numbered
+     * below. It returns normally, and the container acknowledges the message, once the message is
+     * processed, recognised as a duplicate or parked; it throws, and the broker redelivers the message,
+     * when processing failed or the database could not be reached. Not {@code final}: the EJB
+     * specification forbids final business methods, and WildFly's proxy overrides it. Implement
+     * {@link #process} instead.
+     */
     @Override
     public void onMessage(Message message) {
-        String consumer = consumerName();
-        consumerQueues.remember(consumer, message); // so the purge knows which queue to ask about its IDs
-        Optional<String> usableId = idOf(consumer, message); // 1. read the ID; none: parked
+        Optional<String> usableId = idOf(message); // 1. read the ID; none: parked
         if (usableId.isEmpty()) {
             return;
         }
         String messageId = usableId.get();
         inFlight.begin(consumer, messageId); // before the look-up: the purge spares IDs in flight
         try {
-            Outcome outcome = deliverWhileTheDatabaseAllows(consumer, messageId, message);
+            Outcome outcome = deliverWhileTheDatabaseAllows(messageId, message);
             metrics.count(consumer, outcome);
-        } catch (TransientDatabaseFailure | CircuitBreakerOpenException e) {
+        } catch (TransientDatabaseFailure e) {
             metrics.count(consumer, Outcome.FAILED);
             throw new EJBException(
                     consumer + " handed message " + messageId + " back to the broker: the database is unavailable", e);
+        } catch (ConsumerNameClash e) { // never processed nor parked under a name another consumer owns
+            metrics.count(consumer, Outcome.FAILED);
+            throw new EJBException(e.getMessage(), e);
         } catch (InterruptedException e) { // the server stops while the delivery waits: never a reason to park
             Thread.currentThread().interrupt();
             metrics.count(consumer, Outcome.FAILED);
             throw new EJBException(consumer + " was interrupted waiting for the database with message " + messageId, e);
         } catch (Exception e) {
-            parkOrRedeliver(consumer, messageId, message, e);
+            parkOrRedeliver(messageId, message, e);
         } finally {
             inFlight.end(consumer, messageId);
         }
@@ -179,57 +220,88 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     }
 
     /**
-     * Runs the transaction, retried with back-off while the database fails transiently; while it is
-     * down, holds the delivery until it is back, for at most {@code exactlyonce.outage.hold-delivery};
-     * after that the message goes back to the broker and the consumer's endpoint is paused.
+     * Runs the transaction, retried with back-off while the database fails transiently. When the
+     * failures outlast the retries, a probe tells whose they are: the database answers, so the message
+     * fails on its own and goes the way of any failing message (redelivered, parked after the limit);
+     * or it does not, and the delivery holds until the database is back, for at most {@code
+     * exactlyonce.outage.hold-delivery}; after that the message goes back to the broker and the
+     * consumer's endpoint is paused.
      */
-    private Outcome deliverWhileTheDatabaseAllows(String consumer, String messageId, Message message) throws Exception {
+    private Outcome deliverWhileTheDatabaseAllows(String messageId, Message message) throws Exception {
         while (true) {
-            try {
-                return databaseCalls.call(() -> deliverOnce(consumer, messageId, message));
-            } catch (TransientDatabaseFailure | CircuitBreakerOpenException e) {
-                outage.reportDown();
-                if (!outage.awaitBack(holdDelivery)) {
-                    outage.handingBack(getClass());
-                    throw e;
+            if (!outage.isDown()) { // no attempt against a database known to be down
+                try {
+                    return databaseCalls.call(() -> deliverOnce(messageId, message));
+                } catch (TransientDatabaseFailure e) {
+                    if (outage.answersNow()) {
+                        throw new FailsOnItsOwn(e);
+                    }
+                    outage.reportDown();
                 }
-                LOG.info(() -> consumer + " retries message " + messageId + ": the database is back");
             }
+            if (!outage.awaitBack(holdDelivery)) {
+                outage.handingBack(getClass());
+                throw new TransientDatabaseFailure("the database stayed down for longer than " + holdDelivery);
+            }
+            LOG.info(() -> consumer + " retries message " + messageId + ": the database is back");
         }
     }
 
     /** Steps 2 to 5, in one transaction; rolled back on any failure. */
-    private Outcome deliverOnce(String consumer, String messageId, Message message) throws Exception {
+    private Outcome deliverOnce(String messageId, Message message) throws Exception {
+        Instant began = clock.instant();
+        idTableCheck.ensureExact(); // once: a table that folds case or accents would merge distinct IDs
+        localConsumers.verify(consumer, message); // once: a name read from two destinations would merge them
         try {
             transaction.begin(); // 2. begin the database transaction
-            FirstDelivery delivery = processedMessages.recordFirstDelivery(consumer, messageId, message); // 3.
-            if (delivery != FirstDelivery.FIRST) {
+            if (!processedMessages.recordFirstDelivery(consumer, messageId, message)) { // 3. insert the ID
                 transaction.rollback();
-                return dropDuplicate(consumer, messageId, delivery); // acknowledged, without effect
+                return dropDuplicate(messageId, message, began); // acknowledged, without effect
             }
             process(message); // 4. the application's writes, in the same transaction
             steps.fire(new ProtocolStep(Step.BEFORE_COMMIT, consumer, messageId, message));
             transaction.commit(); // 5. commit: ID and effect become durable together
         } catch (Exception e) {
-            rollbackQuietly(consumer, messageId);
+            rollbackQuietly(messageId);
             throw e;
         }
         steps.fire(new ProtocolStep(Step.AFTER_COMMIT, consumer, messageId, message));
         return Outcome.PROCESSED;
     }
 
+    /**
+     * A delivery whose ID is in the table already: dropped, unless its payload differs from the one
+     * processed, which makes it another message that reuses the ID. That one is parked, not dropped.
+     */
+    private Outcome dropDuplicate(String messageId, Message message, Instant began) throws JMSException {
+        Duplicate duplicate = processedMessages.earlierDelivery(consumer, messageId, message, began);
+        if (duplicate == Duplicate.CONFLICTING_PAYLOAD) {
+            keep(
+                    messageId,
+                    message,
+                    ParkReason.ID_REUSED,
+                    "its ID was processed before with another payload: the producer reuses IDs");
+            return Outcome.DUPLICATE_CONFLICT;
+        }
+        Outcome outcome =
+                duplicate == Duplicate.LOST_RACE ? Outcome.DUPLICATE_LOST_RACE : Outcome.DUPLICATE_ALREADY_COMMITTED;
+        LOG.fine(() -> consumer + " dropped a duplicate of message " + messageId + " (" + outcome.label() + ")");
+        return outcome;
+    }
+
     /** The message's usable ID; empty when it has none or is of a type not accepted, and is parked. */
-    private Optional<String> idOf(String consumer, Message message) {
+    private Optional<String> idOf(Message message) {
         String messageId = null;
         try {
             messageId = messageIds.idOf(message);
             if (!accepts(message)) {
                 throw new InvalidMessageException(
-                        ParkReason.TYPE_NOT_ACCEPTED, consumer + " does not accept " + typeOf(message) + "s");
+                        ParkReason.TYPE_NOT_ACCEPTED,
+                        consumer + " does not accept " + BodyType.of(message).jmsName() + "s");
             }
             return Optional.of(messageId);
         } catch (InvalidMessageException e) {
-            park(consumer, messageId, message, e.reason(), e.getMessage());
+            park(messageId, message, e.reason(), e.getMessage());
             return Optional.empty();
         } catch (JMSException e) {
             throw new EJBException(consumer + " cannot read a message, the broker will redeliver it", e);
@@ -237,15 +309,14 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     }
 
     /** After a failure: parks a bad or poison message, or has the broker redeliver it by throwing. */
-    private void parkOrRedeliver(String consumer, String messageId, Message message, Exception failure) {
+    private void parkOrRedeliver(String messageId, Message message, Exception failure) {
         if (failure instanceof InvalidMessageException invalid) {
-            park(consumer, messageId, message, invalid.reason(), invalid.getMessage());
+            park(messageId, message, invalid.reason(), invalid.getMessage());
             return;
         }
         int delivery = deliveryCount(message);
         if (delivery >= parkAfterDeliveries) {
             park(
-                    consumer,
                     messageId,
                     message,
                     ParkReason.KEEPS_FAILING,
@@ -259,29 +330,40 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
                 failure);
     }
 
-    /** Parks the message in a transaction of its own, after which it is acknowledged. */
-    private void park(String consumer, String messageId, Message message, ParkReason reason, String detail) {
+    /** Parks the message, after which it is acknowledged. */
+    private void park(String messageId, Message message, ParkReason reason, String detail) {
+        keep(messageId, message, reason, detail);
+        metrics.count(consumer, Outcome.PARKED);
+    }
+
+    /** Keeps the message in the parked messages, in a transaction of its own. */
+    private void keep(String messageId, Message message, ParkReason reason, String detail) {
         try {
             transaction.begin();
             if (parkedMessages.park(consumer, messageId, message, deliveryCount(message), reason, detail)) {
                 transaction.commit();
-            } else {
-                transaction.rollback(); // parked before, by a delivery whose acknowledgement a crash lost
+                return;
             }
-            metrics.count(consumer, Outcome.PARKED);
+            transaction.rollback();
         } catch (Exception e) {
-            rollbackQuietly(consumer, messageId);
+            rollbackQuietly(messageId);
             throw new EJBException(consumer + " could not park a message, the broker will redeliver it", e);
         }
+        if (!wasParkedBefore(message)) { // a unique key that is not the message's own kept nothing
+            throw new EJBException(consumer + " could not park message " + messageId
+                    + ": a unique key other than its own refused the row; the broker will redeliver it");
+        }
+        // parked before, by a delivery whose acknowledgement a crash lost
     }
 
-    /** The JMS type of a message, rather than the provider's class. */
-    private static String typeOf(Message message) {
-        return Stream.of(TextMessage.class, BytesMessage.class, MapMessage.class, ObjectMessage.class)
-                .filter(type -> type.isInstance(message))
-                .map(Class::getSimpleName)
-                .findFirst()
-                .orElse("other Message");
+    private boolean wasParkedBefore(Message message) {
+        try {
+            return parkedMessages.wasParkedBefore(consumer, message);
+        } catch (JMSException | RuntimeException e) {
+            throw new EJBException(
+                    consumer + " could not tell whether a message is parked already;" + " the broker will redeliver it",
+                    e);
+        }
     }
 
     private static int deliveryCount(Message message) {
@@ -292,22 +374,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         }
     }
 
-    private static Outcome dropDuplicate(String consumer, String messageId, FirstDelivery delivery) {
-        Outcome outcome = switch (delivery) {
-            case LOST_RACE -> Outcome.DUPLICATE_LOST_RACE;
-            case CONFLICTING_PAYLOAD -> Outcome.DUPLICATE_CONFLICT;
-            default -> Outcome.DUPLICATE_ALREADY_COMMITTED;
-        };
-        if (outcome == Outcome.DUPLICATE_CONFLICT) {
-            LOG.warning(() -> consumer + " dropped message " + messageId
-                    + ": its ID was processed before with another payload; the producer reuses IDs");
-        } else {
-            LOG.fine(() -> consumer + " dropped a duplicate of message " + messageId + " (" + outcome.label() + ")");
-        }
-        return outcome;
-    }
-
-    private void rollbackQuietly(String consumer, String messageId) {
+    private void rollbackQuietly(String messageId) {
         try {
             if (transaction.getStatus() != Status.STATUS_NO_TRANSACTION) {
                 transaction.rollback();

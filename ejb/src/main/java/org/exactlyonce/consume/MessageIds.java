@@ -55,12 +55,38 @@ public class MessageIds {
             throw new InvalidMessageException(
                     ParkReason.EMPTY_ID, "the message ID in property '" + idProperty + "' is empty");
         }
-        if (id.length() > ProcessedMessage.MAX_MESSAGE_ID_LENGTH) {
+        int length = id.codePointCount(0, id.length());
+        if (length > ProcessedMessage.MAX_MESSAGE_ID_LENGTH) {
             throw new InvalidMessageException(
                     ParkReason.ID_TOO_LONG,
-                    "the message ID in property '" + idProperty + "' has " + id.length() + " characters, more than the "
+                    "the message ID in property '" + idProperty + "' has " + length + " characters, more than the "
                             + ProcessedMessage.MAX_MESSAGE_ID_LENGTH + " allowed");
         }
+        if (!isStorable(id)) {
+            throw new InvalidMessageException(
+                    ParkReason.MALFORMED_ID,
+                    "the message ID in property '" + idProperty + "' holds a NUL character or a lone surrogate,"
+                            + " which databases cannot store as text");
+        }
         return id;
+    }
+
+    /**
+     * Whether every character survives the trip to a database column: PostgreSQL stores no NUL, and
+     * a lone surrogate becomes '?' in UTF-8, which would make two distinct IDs one.
+     */
+    private static boolean isStorable(String id) {
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c == '\0') {
+                return false;
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -2,18 +2,17 @@ package org.exactlyonce.outage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.Callable;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.exactlyonce.processed.SqlStates;
 
 /**
  * Runs the engine's database work under MicroProfile Fault Tolerance: an attempt that fails with a
- * {@link TransientDatabaseFailure} is retried with back-off, and when most recent attempts fail the
- * circuit opens, so that callers stop storming a database that is down ({@code
- * CircuitBreakerOpenException}) until a trial call succeeds. One circuit for all consumers: they share
- * one database.
+ * {@link TransientDatabaseFailure} is retried with back-off. What a failure that outlasts the retries
+ * means — the database is down, or this message fails on its own — is for a probe to tell (see
+ * {@link DatabaseOutage#answersNow}), not for a count of failures: a message that deadlocks on every
+ * attempt must not make the database look down to every consumer.
  *
- * <p>Every value below can be overridden with MicroProfile Config in the way the Fault Tolerance
+ * <p>The values below can be overridden with MicroProfile Config in the way the Fault Tolerance
  * specification defines, e.g. {@code org.exactlyonce.outage.DatabaseCalls/call/Retry/maxRetries=5}.
  */
 @ApplicationScoped
@@ -25,12 +24,6 @@ public class DatabaseCalls {
      * @param attempt work that begins and ends its own transaction, so that it can run again
      */
     @Retry(retryOn = TransientDatabaseFailure.class, maxRetries = 3, delay = 200, jitter = 100, maxDuration = 10_000)
-    @CircuitBreaker(
-            failOn = TransientDatabaseFailure.class,
-            requestVolumeThreshold = 8,
-            failureRatio = 0.75,
-            delay = 2_000,
-            successThreshold = 1)
     public <T> T call(Callable<T> attempt) throws Exception {
         try {
             return attempt.call();

@@ -24,10 +24,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.processed.ProcessedMessages;
 
 /**
- * What the consumers do while the database is down. A consumer that finds it down reports it here and
- * holds its delivery, so the message burns no delivery and the consumer takes no other; this bean
- * probes the database until a call through {@link DatabaseCalls} succeeds again, then releases the held
- * deliveries, which retry. An outage longer than a consumer's hold makes it hand its message back to
+ * What the consumers do while the database is down. A consumer whose attempts failed past the retries
+ * asks for a probe ({@link #answersNow}); when it fails too, the database is down: the consumer reports
+ * it here and holds its delivery, so the message burns no delivery, and other deliveries hold before
+ * they try. This bean probes the database until it answers again, then releases the held deliveries,
+ * which retry. An outage longer than a consumer's hold makes it hand its message back to
  * the broker; then its message endpoint is paused, so that the broker keeps the messages instead of
  * handing them to consumers that would only fail them, and resumed when the database is back.
  */
@@ -42,9 +43,6 @@ public class DatabaseOutage {
 
     @Resource
     TimerService timers;
-
-    @Inject
-    DatabaseCalls databaseCalls;
 
     @Inject
     MessageEndpoints endpoints;
@@ -62,7 +60,25 @@ public class DatabaseOutage {
     private final Set<String> paused = new LinkedHashSet<>();
     private Instant downSince;
 
-    /** Records that a consumer found the database down; starts the probe unless it runs already. */
+    /**
+     * Whether the database answers a probe right now. A failure that outlasted the retries while it
+     * does is the message's own (a deadlock or a timeout that recurs for it alone), not an outage.
+     */
+    public boolean answersNow() {
+        try {
+            processedMessages.ping();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Whether the database is down, as a probe confirmed; deliveries then hold before they try. */
+    public synchronized boolean isDown() {
+        return downSince != null;
+    }
+
+    /** Records that the database is down, as a probe confirmed; starts the probing unless it runs already. */
     public synchronized void reportDown() {
         if (downSince == null) {
             downSince = clock.instant();
@@ -117,13 +133,8 @@ public class DatabaseOutage {
     }
 
     private void probe(Timer timer) {
-        try {
-            databaseCalls.call(() -> {
-                processedMessages.ping();
-                return null;
-            });
-        } catch (Exception stillDown) {
-            LOG.fine(() -> "exactly-once: the database is still unavailable: " + stillDown);
+        if (!answersNow()) {
+            LOG.fine("exactly-once: the database is still unavailable");
             return;
         }
         timer.cancel();

@@ -12,4 +12,8 @@ public class TransientDatabaseFailure extends RuntimeException {
     public TransientDatabaseFailure(Throwable cause) {
         super(String.valueOf(cause.getMessage()), cause);
     }
+
+    public TransientDatabaseFailure(String why) {
+        super(why);
+    }
 }

@@ -10,13 +10,15 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Index;
 import jakarta.persistence.Table;
 import jakarta.persistence.UniqueConstraint;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import org.exactlyonce.processed.StoredIds;
 
 /**
- * A message a consumer could not process, kept whole — payload, properties, the reason, the attempts —
- * for an operator to replay or discard. Unique per consumer and broker message, so a redelivery of a
+ * A message a consumer could not process, kept whole — type, body, headers, properties, the reason,
+ * the attempts — for an operator to replay or discard. Unique per consumer and broker message, so a redelivery of a
  * message already parked (a crash before its acknowledgement) is not parked twice.
  */
 @Entity
@@ -26,13 +28,14 @@ import java.time.ZoneOffset;
                 @UniqueConstraint(
                         name = "EO_PARKED_MESSAGE_DELIVERY",
                         columnNames = {"CONSUMER", "JMS_MESSAGE_ID"}),
-        indexes = @Index(name = "EO_PARKED_MESSAGE_PARKED", columnList = "CONSUMER, PARKED_AT"))
+        indexes = {
+            @Index(name = "EO_PARKED_MESSAGE_PARKED", columnList = "CONSUMER, PARKED_AT"),
+            @Index(name = "EO_PARKED_MESSAGE_ID", columnList = "CONSUMER, MESSAGE_ID")
+        })
 public class ParkedMessage {
 
     /** Longest explanation kept; a longer one is cut. */
     static final int MAX_DETAIL_LENGTH = 2000;
-
-    private static final int DERBY_MAX_VARCHAR = 32_672;
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -42,11 +45,15 @@ public class ParkedMessage {
     @Column(name = "CONSUMER", length = 100, nullable = false)
     private String consumer;
 
-    /** The application's message ID, when the message has a usable one. */
-    @Column(name = "MESSAGE_ID", length = 200)
+    /**
+     * The application's message ID, when the message has a usable one, in its {@link StoredIds stored
+     * form}: the purge keeps a processed ID while a parked message has it, and compares the two.
+     */
+    @Column(name = "MESSAGE_ID", length = StoredIds.MAX_STORED_LENGTH)
     private String messageId;
 
-    @Column(name = "JMS_MESSAGE_ID", length = 100, nullable = false)
+    /** {@code null} when the producer disabled message IDs ({@code setDisableMessageID}). */
+    @Column(name = "JMS_MESSAGE_ID", length = 100)
     private String jmsMessageId;
 
     /** The queue to replay it to. */
@@ -60,18 +67,28 @@ public class ParkedMessage {
     @Column(name = "DETAIL", length = MAX_DETAIL_LENGTH, nullable = false)
     private String detail;
 
-    // No @Lob on the bodies and the properties: Hibernate reads a LOB on PostgreSQL as a large object
-    // (oid), not from the TEXT and BYTEA columns of src/ddl. The length is only for the tables EclipseLink
-    // generates on the embedded Derby: its largest VARCHAR (32 KB); Derby makes byte[] a BLOB by itself.
-    @Column(name = "TEXT_BODY", length = DERBY_MAX_VARCHAR)
-    private String textBody;
+    @Enumerated(EnumType.STRING)
+    @Column(name = "BODY_TYPE", length = 10, nullable = false)
+    private BodyType bodyType;
 
-    @Column(name = "BYTES_BODY")
-    private byte[] bytesBody;
+    // Binary, with no @Lob, for every body and for the headers and properties: bytes keep any text
+    // (PostgreSQL keeps no NUL in text, Derby no more than 32,672 characters in a VARCHAR), and
+    // Hibernate reads a @Lob on PostgreSQL as a large object (oid), not from the BYTEA of src/ddl. The
+    // length is only for the tables EclipseLink generates on the embedded Derby: a BLOB of up to 2 GB.
+    @Column(name = "BODY", length = Integer.MAX_VALUE)
+    private byte[] body;
 
-    /** The message's properties, as a JSON object of name to {type, value}. */
-    @Column(name = "PROPERTIES", length = DERBY_MAX_VARCHAR, nullable = false)
-    private String properties;
+    /** The start of the body, or its size, for lists that leave the body out. */
+    @Column(name = "BODY_PREVIEW", length = MessageCopies.PREVIEW_LENGTH + 1, nullable = false)
+    private String bodyPreview;
+
+    /** JSON of the headers a producer sets, in UTF-8. */
+    @Column(name = "HEADERS", length = Integer.MAX_VALUE, nullable = false)
+    private byte[] headers;
+
+    /** JSON of the application properties, name to {type, value}, in UTF-8. */
+    @Column(name = "PROPERTIES", length = Integer.MAX_VALUE, nullable = false)
+    private byte[] properties;
 
     /** Deliveries of the message, this one included. */
     @Column(name = "ATTEMPTS", nullable = false)
@@ -94,17 +111,41 @@ public class ParkedMessage {
             ParkReason reason,
             String detail) {
         this.consumer = consumer;
-        this.messageId = messageId;
+        this.messageId = messageId == null ? null : StoredIds.stored(messageId);
         this.jmsMessageId = jmsMessageId;
         this.queueName = queueName;
         this.reason = reason;
-        this.detail = detail.length() > MAX_DETAIL_LENGTH ? detail.substring(0, MAX_DETAIL_LENGTH) : detail;
+        String why = detail == null || detail.isBlank() ? reason + ", with no further detail" : detail;
+        this.detail = why.length() > MAX_DETAIL_LENGTH ? why.substring(0, MAX_DETAIL_LENGTH) : why;
     }
 
-    void keep(String textBody, byte[] bytesBody, String properties, int attempts, Instant sentAt, Instant parkedAt) {
-        this.textBody = textBody;
-        this.bytesBody = bytesBody;
-        this.properties = properties;
+    /** A parked message as lists show it: everything but the body, the headers and the properties. */
+    ParkedMessage(Object[] listed) {
+        this(
+                (String) listed[1],
+                StoredIds.messageId((String) listed[2]),
+                (String) listed[3],
+                (String) listed[4],
+                (ParkReason) listed[5],
+                (String) listed[6]);
+        this.id = (Long) listed[0];
+        this.bodyType = (BodyType) listed[7];
+        this.bodyPreview = (String) listed[8];
+        this.attempts = (Integer) listed[9];
+        this.sentAt = (LocalDateTime) listed[10];
+        this.parkedAt = (LocalDateTime) listed[11];
+    }
+
+    /** The fields of {@link #ParkedMessage(Object[])}, in order, for a query's select clause. */
+    static final String LISTED_FIELDS = "p.id, p.consumer, p.messageId, p.jmsMessageId, p.queueName, p.reason,"
+            + " p.detail, p.bodyType, p.bodyPreview, p.attempts, p.sentAt, p.parkedAt";
+
+    void keep(MessageCopies.Copy copy, int attempts, Instant sentAt, Instant parkedAt) {
+        this.bodyType = copy.bodyType();
+        this.body = copy.body();
+        this.bodyPreview = copy.preview();
+        this.headers = copy.headers().getBytes(StandardCharsets.UTF_8);
+        this.properties = copy.properties().getBytes(StandardCharsets.UTF_8);
         this.attempts = attempts;
         this.sentAt = sentAt == null ? null : LocalDateTime.ofInstant(sentAt, ZoneOffset.UTC);
         this.parkedAt = LocalDateTime.ofInstant(parkedAt, ZoneOffset.UTC);
@@ -119,7 +160,7 @@ public class ParkedMessage {
     }
 
     public String messageId() {
-        return messageId;
+        return StoredIds.messageId(messageId);
     }
 
     public String jmsMessageId() {
@@ -138,18 +179,30 @@ public class ParkedMessage {
         return detail;
     }
 
-    /** The text of a text message; {@code null} for other types. */
-    public String textBody() {
-        return textBody;
+    public BodyType bodyType() {
+        return bodyType;
     }
 
-    /** The bytes of a bytes message; {@code null} for other types. */
-    public byte[] bytesBody() {
-        return bytesBody;
+    /**
+     * The body as {@link MessageCopies.Copy} keeps it; {@code null} for a plain message, a null body,
+     * and a parked message read from a list.
+     */
+    public byte[] body() {
+        return body == null ? null : body.clone();
     }
 
+    public String bodyPreview() {
+        return bodyPreview;
+    }
+
+    /** JSON of the headers a producer sets; {@code null} for a parked message read from a list. */
+    public String headers() {
+        return headers == null ? null : new String(headers, StandardCharsets.UTF_8);
+    }
+
+    /** JSON of the application properties; {@code null} for a parked message read from a list. */
     public String properties() {
-        return properties;
+        return properties == null ? null : new String(properties, StandardCharsets.UTF_8);
     }
 
     public int attempts() {

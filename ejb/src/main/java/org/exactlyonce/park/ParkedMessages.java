@@ -1,6 +1,7 @@
 package org.exactlyonce.park;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -26,12 +27,12 @@ import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.exactlyonce.consume.MessageBodies;
+import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.SqlStates;
 
 /**
  * The parked messages: kept whole with the reason, until an operator replays them to their queue
- * (same ID, same properties) or discards them.
+ * (same type, body, headers and properties) or discards them.
  */
 @Stateless
 public class ParkedMessages {
@@ -43,6 +44,9 @@ public class ParkedMessages {
 
     @Resource
     private SessionContext session;
+
+    @EJB
+    private ProcessedMessages processedMessages;
 
     /** JNDI name of the connection factory a replay sends with. */
     @Inject
@@ -57,8 +61,9 @@ public class ParkedMessages {
      *
      * @param messageId the application's ID, or {@code null} when the message has no usable one
      * @param attempts the deliveries of the message, this one included
-     * @return false when this broker message is already parked (a redelivery after a crash): then the
-     *     transaction can only be rolled back, and the message acknowledged all the same
+     * @return false when a unique key refused the row: then the transaction can only be rolled back,
+     *     and {@link #wasParkedBefore} tells whether the key was this broker message's own (a
+     *     redelivery after a crash), so that the message may be acknowledged
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public boolean park(
@@ -67,9 +72,7 @@ public class ParkedMessages {
         ParkedMessage parked =
                 new ParkedMessage(consumer, messageId, message.getJMSMessageID(), queueOf(message), reason, detail);
         parked.keep(
-                MessageBodies.textOf(message),
-                MessageBodies.bytesOf(message),
-                MessageCopies.propertiesOf(message),
+                MessageCopies.of(message),
                 attempts,
                 message.getJMSTimestamp() == 0 ? null : Instant.ofEpochMilli(message.getJMSTimestamp()),
                 clock.instant());
@@ -82,30 +85,56 @@ public class ParkedMessages {
             }
             throw e;
         }
-        LOG.warning(() -> consumer + " parked message " + (messageId == null ? message : messageId) + " (" + reason
-                + "): " + detail);
+        String which = messageId != null ? messageId : "without a usable ID, broker ID " + parked.jmsMessageId();
+        LOG.warning(() -> consumer + " parked message " + which + " (" + reason + "): " + parked.detail());
         return true;
     }
 
-    /** A page of parked messages, newest first; {@code consumer} and {@code reason} filter when not null. */
+    /**
+     * Whether this broker message is parked already, asked after {@link #park} met a unique key: only
+     * the table's key on consumer and broker message ID means that; any other key (an identity
+     * column behind its rows, say) kept nothing.
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public boolean wasParkedBefore(String consumer, Message message) throws JMSException {
+        String jmsMessageId = message.getJMSMessageID();
+        return jmsMessageId != null
+                && !entityManager
+                        .createQuery(
+                                "select p.id from ParkedMessage p where p.consumer = :consumer"
+                                        + " and p.jmsMessageId = :jmsMessageId",
+                                Long.class)
+                        .setParameter("consumer", consumer)
+                        .setParameter("jmsMessageId", jmsMessageId)
+                        .getResultList()
+                        .isEmpty();
+    }
+
+    /**
+     * A page of parked messages, newest first, without their bodies, headers and properties (see
+     * {@link #find}); {@code consumer} and {@code reason} filter when not null.
+     */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<ParkedMessage> list(String consumer, ParkReason reason, int page, int size) {
-        StringBuilder jpql = new StringBuilder("select p from ParkedMessage p where 1 = 1");
+        StringBuilder jpql =
+                new StringBuilder("select " + ParkedMessage.LISTED_FIELDS + " from ParkedMessage p where 1 = 1");
         if (consumer != null) {
             jpql.append(" and p.consumer = :consumer");
         }
         if (reason != null) {
             jpql.append(" and p.reason = :reason");
         }
-        TypedQuery<ParkedMessage> query =
-                entityManager.createQuery(jpql.append(" order by p.id desc").toString(), ParkedMessage.class);
+        TypedQuery<Object[]> query =
+                entityManager.createQuery(jpql.append(" order by p.id desc").toString(), Object[].class);
         if (consumer != null) {
             query.setParameter("consumer", consumer);
         }
         if (reason != null) {
             query.setParameter("reason", reason);
         }
-        return query.setFirstResult(page * size).setMaxResults(size).getResultList();
+        return query.setFirstResult(page * size).setMaxResults(size).getResultList().stream()
+                .map(ParkedMessage::new)
+                .toList();
     }
 
     /** How many messages each consumer has parked, those replayed or discarded no longer counted. */
@@ -139,20 +168,37 @@ public class ParkedMessages {
      * the delete fail after the send, the message is both replayed and still parked; replaying it again
      * sends a copy the consumer drops as a duplicate once one of them is processed.
      *
-     * @return false when there is no parked message with that ID
+     * <p>Refused when its consumer has processed the ID meanwhile (a producer's re-send, a delivery
+     * after a crash, or the first message of a reused ID): the replay would have a second effect. The
+     * purge keeps the ID of a parked message, so the refusal holds however late the replay comes.
      */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    public boolean replay(long id) throws JMSException, NamingException {
+    public Replay replay(long id) throws JMSException, NamingException {
         Optional<ParkedMessage> found = find(id);
         if (found.isEmpty()) {
-            return false;
+            return Replay.NO_SUCH_MESSAGE;
         }
         ParkedMessage parked = found.get();
+        if (parked.messageId() != null
+                && processedMessages.find(parked.consumer(), parked.messageId()).isPresent()) {
+            LOG.info(() -> "refused to replay parked message " + id + ": " + parked.consumer()
+                    + " has processed its ID " + parked.messageId() + " since");
+            return Replay.ID_PROCESSED;
+        }
         try (JMSContext jms = ((ConnectionFactory) new InitialContext().lookup(connectionFactory)).createContext()) {
             Queue queue = jms.createQueue(parked.queueName());
-            jms.createProducer().send(queue, MessageCopies.rebuild(parked, jms));
+            MessageCopies.producerFor(parked, jms).send(queue, MessageCopies.rebuild(parked, jms));
         }
-        return session.getBusinessObject(ParkedMessages.class).discard(id);
+        session.getBusinessObject(ParkedMessages.class).discard(id);
+        return Replay.REPLAYED;
+    }
+
+    /** What became of a replay. */
+    public enum Replay {
+        REPLAYED,
+        NO_SUCH_MESSAGE,
+        /** Refused: the consumer has processed the message's ID since it was parked. */
+        ID_PROCESSED
     }
 
     private static String queueOf(Message message) throws JMSException {

@@ -30,15 +30,16 @@ public class ProcessedMessage {
     /** Longest consumer name the table holds. */
     public static final int MAX_CONSUMER_LENGTH = 100;
 
-    /** Longest message ID the table holds; longer IDs are rejected before any insert. */
+    /** Longest message ID the table holds, in Unicode code points; longer IDs are rejected before any insert. */
     public static final int MAX_MESSAGE_ID_LENGTH = 200;
 
     @Id
     @Column(name = "CONSUMER", length = MAX_CONSUMER_LENGTH)
     private String consumer;
 
+    /** In its {@link StoredIds stored form}; the length is Derby's, which counts UTF-16 units. */
     @Id
-    @Column(name = "MESSAGE_ID", length = MAX_MESSAGE_ID_LENGTH)
+    @Column(name = "MESSAGE_ID", length = StoredIds.MAX_STORED_LENGTH)
     private String messageId;
 
     /** In UTC: Jakarta Persistence 3.1 maps no {@code Instant}, and a zone-less column must not depend on the server's zone. */
@@ -58,21 +59,12 @@ public class ProcessedMessage {
 
     protected ProcessedMessage() {}
 
-    public ProcessedMessage(
-            String consumer, String messageId, String jmsMessageId, String payloadSha256, Instant processedAt) {
-        this.consumer = consumer;
-        this.messageId = messageId;
-        this.jmsMessageId = jmsMessageId;
-        this.payloadSha256 = payloadSha256;
-        this.processedAt = LocalDateTime.ofInstant(processedAt, ZoneOffset.UTC);
-    }
-
     public String consumer() {
         return consumer;
     }
 
     public String messageId() {
-        return messageId;
+        return StoredIds.messageId(messageId);
     }
 
     public Instant processedAt() {
@@ -115,7 +107,7 @@ public class ProcessedMessage {
 
         public Key(String consumer, String messageId) {
             this.consumer = consumer;
-            this.messageId = messageId;
+            this.messageId = StoredIds.stored(messageId);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package org.exactlyonce.processed;
 
+import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -9,8 +10,11 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.PersistenceException;
 import jakarta.persistence.TypedQuery;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -20,6 +24,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.exactlyonce.consume.ProtocolStep;
 
 /**
@@ -30,8 +35,15 @@ import org.exactlyonce.consume.ProtocolStep;
 @Stateless
 public class ProcessedMessages {
 
+    private static final String INSERT = "INSERT INTO EO_PROCESSED_MESSAGE"
+            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256) VALUES (?, ?, ?, ?, ?)";
+
     @PersistenceContext(unitName = "exactly-once")
     private EntityManager entityManager;
+
+    /** The data source of the persistence unit, where the application's writes go too. */
+    @Resource(lookup = "java:comp/DefaultDataSource")
+    private DataSource database;
 
     @Inject
     private Event<ProtocolStep> steps;
@@ -39,33 +51,53 @@ public class ProcessedMessages {
     private final Clock clock = Clock.systemUTC();
 
     /**
-     * Inserts the ID and flushes at once, so the database's primary key decides before any domain
-     * write happens. A look-up first spares the database (and the log) the failed insert for the
-     * common duplicate, one whose first delivery committed long ago.
+     * Inserts the ID in the caller's transaction, so that the database's primary key decides before
+     * any domain write happens. Plain JDBC on the default data source: inside a transaction the
+     * server hands out the connection the persistence context uses, so the ID commits with the
+     * application's writes, and a duplicate's failed insert is not logged by the persistence provider.
+     * No look-up first: a first delivery, the common case, costs this one statement.
      *
-     * @return {@link FirstDelivery#FIRST} when this is the first delivery, else why it is a duplicate;
-     *     after a duplicate the transaction can only be rolled back
+     * @return whether this is the first delivery of the ID; when not, the transaction can only be
+     *     rolled back, and {@link #earlierDelivery} tells how the ID got there
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public FirstDelivery recordFirstDelivery(String consumer, String messageId, Message message) throws JMSException {
-        String fingerprint = PayloadFingerprints.of(message);
-        Optional<ProcessedMessage> earlier = find(consumer, messageId);
-        if (earlier.isPresent()) {
-            return Objects.equals(earlier.get().payloadSha256(), fingerprint)
-                    ? FirstDelivery.ALREADY_COMMITTED
-                    : FirstDelivery.CONFLICTING_PAYLOAD;
-        }
-        try {
-            entityManager.persist(
-                    new ProcessedMessage(consumer, messageId, jmsMessageIdOf(message), fingerprint, clock.instant()));
-            entityManager.flush();
-            return FirstDelivery.FIRST;
-        } catch (PersistenceException e) {
+    public boolean recordFirstDelivery(String consumer, String messageId, Message message)
+            throws JMSException, SQLException {
+        try (Connection connection = database.getConnection();
+                PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            insert.setString(1, consumer);
+            insert.setString(2, StoredIds.stored(messageId));
+            insert.setTimestamp(3, Timestamp.valueOf(utc(clock.instant())));
+            insert.setString(4, jmsMessageIdOf(message));
+            insert.setString(5, PayloadFingerprints.of(message));
+            insert.executeUpdate();
+            return true;
+        } catch (SQLException e) {
             if (SqlStates.isUniqueViolation(e)) {
-                return FirstDelivery.LOST_RACE;
+                return false;
             }
             throw e;
         }
+    }
+
+    /**
+     * Why an ID that {@link #recordFirstDelivery} found in the table is there; asked after the
+     * rollback, outside any transaction.
+     *
+     * @param deliveryBegan when the delivery that found it began: an ID committed later than that was
+     *     committed by a concurrent delivery
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Duplicate earlierDelivery(String consumer, String messageId, Message message, Instant deliveryBegan)
+            throws JMSException {
+        Optional<ProcessedMessage> earlier = find(consumer, messageId);
+        if (earlier.isEmpty()) {
+            return Duplicate.LOST_RACE; // the key said so; its row has been purged since
+        }
+        if (!Objects.equals(earlier.get().payloadSha256(), PayloadFingerprints.of(message))) {
+            return Duplicate.CONFLICTING_PAYLOAD;
+        }
+        return earlier.get().processedAt().isBefore(deliveryBegan) ? Duplicate.ALREADY_COMMITTED : Duplicate.LOST_RACE;
     }
 
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
@@ -87,7 +119,7 @@ public class ProcessedMessages {
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
                 .setParameter("before", utc(processedBefore))
-                .setParameter("after", afterId)
+                .setParameter("after", StoredIds.stored(afterId))
                 .setMaxResults(limit)
                 .getResultList();
     }
@@ -102,13 +134,14 @@ public class ProcessedMessages {
                         + " and p.messageId in :ids and p.acknowledgedAt is null")
                 .setParameter("now", utc(now))
                 .setParameter("consumer", consumer)
-                .setParameter("ids", messageIds)
+                .setParameter("ids", stored(messageIds))
                 .executeUpdate();
     }
 
     /**
      * Deletes up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff}, in one
-     * transaction, except those to spare; IDs still unconfirmed are never deleted.
+     * transaction, except those to spare and those of parked messages; IDs still unconfirmed are never
+     * deleted.
      *
      * @return how many were deleted; fewer than {@code limit} means none are left
      */
@@ -118,6 +151,9 @@ public class ProcessedMessages {
                 .createQuery(
                         "select p.messageId from ProcessedMessage p where p.consumer = :consumer"
                                 + " and p.acknowledgedAt <= :cutoff"
+                                // a parked message's ID stays, so that replaying it is refused once processed
+                                + " and not exists (select k.id from ParkedMessage k"
+                                + " where k.consumer = p.consumer and k.messageId = p.messageId)"
                                 + (spared.isEmpty() ? "" : " and p.messageId not in :spared")
                                 + " order by p.messageId",
                         String.class)
@@ -125,7 +161,7 @@ public class ProcessedMessages {
                 .setParameter("cutoff", utc(cutoff))
                 .setMaxResults(limit);
         if (!spared.isEmpty()) {
-            select.setParameter("spared", spared);
+            select.setParameter("spared", stored(spared));
         }
         List<String> expired = select.getResultList();
         if (expired.isEmpty()) {
@@ -181,6 +217,10 @@ public class ProcessedMessages {
                 .getSingleResult();
     }
 
+    private static List<String> stored(Collection<String> messageIds) {
+        return messageIds.stream().map(StoredIds::stored).toList();
+    }
+
     private static LocalDateTime utc(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
@@ -193,14 +233,13 @@ public class ProcessedMessages {
         }
     }
 
-    /** Whether a delivery is the first one of its message ID, and if not, how that was found out. */
-    public enum FirstDelivery {
-        FIRST,
-        /** The ID was already in the table: an earlier delivery committed. */
+    /** How a duplicate's ID came to be in the table. */
+    public enum Duplicate {
+        /** An earlier delivery committed before this one began. */
         ALREADY_COMMITTED,
-        /** The insert hit the primary key: a concurrent delivery of the same ID committed first. */
+        /** A concurrent delivery of the same ID committed first. */
         LOST_RACE,
-        /** The ID was already in the table, with another payload: a different message reusing the ID. */
+        /** The ID was processed before with another payload: a different message reusing the ID. */
         CONFLICTING_PAYLOAD
     }
 }

@@ -6,6 +6,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -15,8 +16,14 @@ import java.util.stream.Stream;
  */
 public final class SqlStates {
 
-    /** Integrity constraint violation: 23505 on PostgreSQL and Derby, 23000 on MariaDB. */
-    private static final String INTEGRITY_CONSTRAINT_VIOLATION = "23";
+    /** Unique violation on PostgreSQL and Derby. */
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    /** MariaDB's (and MySQL's) state for every integrity constraint violation; its error code tells which. */
+    private static final String INTEGRITY_CONSTRAINT_VIOLATION = "23000";
+
+    /** MariaDB's duplicate key errors: ER_DUP_ENTRY and ER_DUP_ENTRY_WITH_KEY_NAME. */
+    private static final Set<Integer> MARIADB_DUPLICATE_KEY = Set.of(1062, 1586);
 
     /** Connection exception: the database is unreachable or went away. */
     private static final String CONNECTION_EXCEPTION = "08";
@@ -27,11 +34,18 @@ public final class SqlStates {
     private SqlStates() {}
 
     /**
-     * Whether the failure is a unique violation. Only ever asked about an insert whose sole constraint
-     * that can fail is its key; that is why any class-23 state counts.
+     * Whether the failure is a unique or primary key violation, and no other integrity constraint's
+     * (a NOT NULL column, a foreign key): only a duplicate key means that the row is there already.
      */
     public static boolean isUniqueViolation(Throwable failure) {
-        return hasState(failure, INTEGRITY_CONSTRAINT_VIOLATION);
+        return causes(failure)
+                .anyMatch(cause -> cause instanceof SQLException sql && chainMatches(sql, SqlStates::isDuplicateKey));
+    }
+
+    private static boolean isDuplicateKey(SQLException e) {
+        return UNIQUE_VIOLATION.equals(e.getSQLState())
+                || INTEGRITY_CONSTRAINT_VIOLATION.equals(e.getSQLState())
+                        && MARIADB_DUPLICATE_KEY.contains(e.getErrorCode());
     }
 
     /**
@@ -53,13 +67,16 @@ public final class SqlStates {
     }
 
     private static boolean hasState(Throwable failure, String stateClass) {
-        return causes(failure).anyMatch(cause -> cause instanceof SQLException sql && chainHasState(sql, stateClass));
+        return causes(failure)
+                .anyMatch(cause -> cause instanceof SQLException sql
+                        && chainMatches(
+                                sql,
+                                e -> e.getSQLState() != null && e.getSQLState().startsWith(stateClass)));
     }
 
-    private static boolean chainHasState(SQLException first, String stateClass) {
+    private static boolean chainMatches(SQLException first, Predicate<SQLException> test) {
         for (SQLException e = first; e != null; e = e.getNextException()) {
-            String state = e.getSQLState();
-            if (state != null && state.startsWith(stateClass)) {
+            if (test.test(e)) {
                 return true;
             }
         }

@@ -26,6 +26,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 import javax.management.JMException;
+import org.exactlyonce.consume.ConsumerDestination;
+import org.exactlyonce.consume.LocalConsumers;
 import org.exactlyonce.consume.ProtocolStep;
 import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.metrics.ConsumerMetrics;
@@ -59,7 +61,7 @@ public class Purge {
     PendingMessages pendingMessages;
 
     @Inject
-    ConsumerQueues consumerQueues;
+    LocalConsumers consumers;
 
     @Inject
     DeliveriesInFlight inFlight;
@@ -106,7 +108,7 @@ public class Purge {
         Instant start = clock.instant();
         Tally tally = new Tally();
         List<String> unconfirmable = new ArrayList<>();
-        for (String consumer : consumerQueues.consumers()) {
+        for (String consumer : consumers.names()) {
             confirm(consumer, start, tally).ifPresent(reason -> unconfirmable.add(consumer + ": " + reason));
             deleteExpired(consumer, start, tally);
             count(consumer, tally);
@@ -131,7 +133,14 @@ public class Purge {
 
     /** Confirms the consumer's IDs whose messages have left its queue; returns why it could not, if so. */
     private Optional<String> confirm(String consumer, Instant now, Tally tally) {
-        String queue = consumerQueues.queueOf(consumer).orElseThrow();
+        Optional<ConsumerDestination> destination = consumers.destinationOf(consumer);
+        if (destination.isEmpty()) {
+            return Optional.of("no delivery has recorded the destination it reads yet");
+        }
+        if (destination.get().kind() != ConsumerDestination.Kind.QUEUE) {
+            return Optional.of("it reads " + destination.get() + ", and no broker view confirms topic subscriptions");
+        }
+        String queue = destination.get().destination();
         Instant processedBefore = now.minus(settings.gracePeriod());
         String after = "";
         try {

@@ -8,6 +8,7 @@ import jakarta.jms.Message;
 import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.Optional;
+import org.exactlyonce.park.ParkReason;
 import org.junit.jupiter.api.Test;
 
 class MessageIdsTest {
@@ -48,6 +49,25 @@ class MessageIdsTest {
         var rejected = assertThrows(InvalidMessageException.class, () -> MessageIds.validated("messageId", tooLong));
 
         assertTrue(rejected.getMessage().contains("201 characters"), rejected.getMessage());
+    }
+
+    @Test
+    void countsCharactersNotUtf16Units() {
+        String emoji = "\uD83D\uDE00".repeat(200);
+
+        assertEquals(emoji, MessageIds.validated("messageId", emoji));
+        var rejected = assertThrows(
+                InvalidMessageException.class, () -> MessageIds.validated("messageId", emoji + "\uD83D\uDE00"));
+        assertTrue(rejected.getMessage().contains("201 characters"), rejected.getMessage());
+    }
+
+    @Test
+    void rejectsAnIdNoDatabaseStoresAsText() {
+        for (String malformed : new String[] {"a\0b", "a\uD800", "\uDC00a", "a\uDC00\uD800"}) {
+            var rejected =
+                    assertThrows(InvalidMessageException.class, () -> MessageIds.validated("messageId", malformed));
+            assertEquals(ParkReason.MALFORMED_ID, rejected.reason());
+        }
     }
 
     @Test

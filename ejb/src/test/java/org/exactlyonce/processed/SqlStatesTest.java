@@ -26,6 +26,20 @@ class SqlStatesTest {
     }
 
     @Test
+    void aNotNullViolationIsNoDuplicate() {
+        assertFalse(SqlStates.isUniqueViolation(
+                new PersistenceException(new SQLException("null value in column", "23502"))));
+        assertFalse(SqlStates.isUniqueViolation(
+                new PersistenceException(new SQLException("Column cannot be null", "23000", 1048))));
+    }
+
+    @Test
+    void aForeignKeyViolationIsNoDuplicate() {
+        assertFalse(SqlStates.isUniqueViolation(
+                new PersistenceException(new SQLException("violates foreign key constraint", "23503"))));
+    }
+
+    @Test
     void findsAViolationInTheNextExceptionChain() {
         var batch = new SQLException("batch entry failed", "XJ208");
         batch.setNextException(new SQLException("duplicate key value", "23505"));

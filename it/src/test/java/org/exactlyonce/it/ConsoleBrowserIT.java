@@ -123,10 +123,12 @@ class ConsoleBrowserIT {
     }
 
     private WebElement processedCell() {
-        return wait.until(page ->
-                page.findElements(By.cssSelector("#consumers tr[data-consumer='LedgerConsumer'] td.processed")).stream()
-                        .findFirst()
-                        .orElse(null));
+        return wait.until(page -> page
+                .findElements(By.cssSelector(
+                        "#consumers tr[data-consumer='exactly-once-sample/ledger/LedgerConsumer'] td.processed"))
+                .stream()
+                .findFirst()
+                .orElse(null));
     }
 
     /** The parked message's row, found by the ID the page stored as data (never as markup). */

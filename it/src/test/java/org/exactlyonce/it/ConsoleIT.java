@@ -30,7 +30,7 @@ class ConsoleIT {
             new String[] {"GET", "/exactly-once/console.js"},
             new String[] {"GET", API + "/consumers"},
             new String[] {"GET", API + "/me"},
-            new String[] {"GET", API + "/processed/" + CONSUMER + "/some-id"},
+            new String[] {"GET", API + "/processed?consumer=" + CONSUMER + "&messageId=some-id"},
             new String[] {"GET", API + "/parked"},
             new String[] {"GET", API + "/parked/1"});
 
@@ -83,21 +83,21 @@ class ConsoleIT {
         ledger.sendCredit(id, account, 3);
         Await.untilEquals("the credit is booked", 3L, Duration.ofSeconds(30), () -> ledger.balance(account));
 
-        JsonObject processed = LedgerClient.json(
-                        ledger.call("GET", API + "/processed/" + CONSUMER + "/" + id, "viewer", false))
+        JsonObject processed = LedgerClient.json(ledger.call(
+                        "GET", API + "/processed?consumer=" + CONSUMER + "&messageId=" + id, "viewer", false))
                 .asJsonObject();
         assertEquals(id, processed.getString("messageId"));
         assertTrue(List.of("UNCONFIRMED", "ACKNOWLEDGED").contains(processed.getString("state")), processed.toString());
         assertEquals(
                 404,
-                ledger.call("GET", API + "/processed/" + CONSUMER + "/" + newId(), "viewer", false)
+                ledger.call("GET", API + "/processed?consumer=" + CONSUMER + "&messageId=" + newId(), "viewer", false)
                         .statusCode());
 
         JsonObject consumer = consumer();
         assertTrue(
                 consumer.getJsonObject("deliveries").getJsonNumber("processed").longValue() > processedBefore);
         assertTrue(consumer.getJsonNumber("processedLastMinute").longValue() >= 1, consumer.toString());
-        assertEquals("LedgerCredits", consumer.getString("queue"));
+        assertEquals("queue LedgerCredits", consumer.getString("destination"));
     }
 
     @Test
@@ -141,8 +141,7 @@ class ConsoleIT {
         HttpResponse<String> document = ledger.call("GET", "/openapi", null, false);
 
         assertEquals(200, document.statusCode());
-        for (String path : List.of(
-                "/api/consumers", "/api/processed/{consumer}/{messageId}", "/api/parked/{id}/replay", "/api/purge")) {
+        for (String path : List.of("/api/consumers", "/api/processed", "/api/parked/{id}/replay", "/api/purge")) {
             assertTrue(document.body().contains(path), path + " in " + document.body());
         }
     }
@@ -179,7 +178,7 @@ class ConsoleIT {
             assertTrue(
                     metrics.lines()
                             .filter(line -> line.startsWith(metric.get(0)))
-                            .filter(line -> line.contains("consumer=\"LedgerConsumer\""))
+                            .filter(line -> line.contains("consumer=\"exactly-once-sample/ledger/LedgerConsumer\""))
                             .anyMatch(line -> metric.stream().allMatch(line::contains)),
                     metric + " in " + metrics);
         }

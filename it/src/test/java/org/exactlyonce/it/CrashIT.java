@@ -1,6 +1,5 @@
 package org.exactlyonce.it;
 
-import static org.exactlyonce.it.ExactlyOnceIT.faults;
 import static org.exactlyonce.it.ExactlyOnceIT.newId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -40,12 +39,16 @@ class CrashIT {
         assertEquals(1, ledger.account(account).getJsonNumber("credits").longValue());
     }
 
+    /**
+     * The delivery pauses a second at the step before the halt, so that the request that sent the
+     * credit has its answer first: a delivery can reach the step before the sender's response is out.
+     */
     private void crashWhileProcessing(String step) throws Exception {
         ledger.sendCredit(Json.createObjectBuilder()
                 .add("messageId", newId())
                 .add("account", account)
                 .add("amount", 40)
-                .add("faults", faults(0, step))
+                .add("faults", Json.createObjectBuilder().add("crashAt", step).add("pauseMillis", 1_000))
                 .build());
         server.awaitCrash();
         server.restart();

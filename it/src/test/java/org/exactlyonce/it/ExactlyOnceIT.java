@@ -8,6 +8,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.io.StringReader;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ class ExactlyOnceIT {
     private static final int MAX_DELIVERIES = Integer.getInteger("it.max-deliveries", 3);
 
     private final LedgerClient ledger = new LedgerClient();
+    private final ServerLog log = new ServerLog();
     private final String account = "acct-" + UUID.randomUUID();
 
     @Test
@@ -61,11 +63,13 @@ class ExactlyOnceIT {
         assertTrue(ledger.deliveries("failed") - failedBefore >= failures);
     }
 
+    /** Also: the duplicates, each refused by the primary key, write nothing to the server's log. */
     @Test
     void concurrentDeliveriesOfOneIdHaveOneEffect() {
         int ids = 40;
         int copies = 4;
         long duplicatesBefore = ledger.duplicates();
+        long loggedBefore = log.linesMentioning("EO_PROCESSED_MESSAGE");
 
         JsonObject sent = ledger.sendBulk(Json.createObjectBuilder()
                 .add("account", account)
@@ -83,6 +87,55 @@ class ExactlyOnceIT {
         Await.settle();
         assertEquals(ids * 3L, ledger.balance(account));
         assertEquals(ids, credits());
+        assertEquals(loggedBefore, log.linesMentioning("EO_PROCESSED_MESSAGE"), "no unique violation logged");
+    }
+
+    /**
+     * IDs that a folding collation or a pad-space comparison would make one key, and the longest ID of
+     * characters beyond the BMP: each is its own message, booked once.
+     */
+    @Test
+    void idsThatDifferOnlyInCaseAccentsOrTrailingBlanksAreEachProcessed() {
+        String base = newId();
+        List<String> ids = List.of(
+                base + "-Order",
+                base + "-order",
+                base + "-x",
+                base + "-x ",
+                base + "-x  ",
+                base + "-x~",
+                base + "-e",
+                base + "-\u00e9",
+                base + "-e\u0301",
+                base + "-ss",
+                base + "-\u00df",
+                base + "-\u6ce8\u6587",
+                base + "\uD83D\uDE00".repeat(200 - base.length()));
+
+        ids.forEach(id -> ledger.sendCredit(id, account, 1));
+
+        Await.untilEquals("every ID is booked", (long) ids.size(), PROCESSING, () -> ledger.balance(account));
+        Await.settle();
+        assertEquals(ids.size(), credits());
+        assertEquals(ids.size(), ledger.effects(account).size(), "each ID booked on its own");
+    }
+
+    /**
+     * Two consumers whose classes have one simple name, in two packages, on two queues, fed the same
+     * business IDs: each books every one. Named after their class, one would drop the other's messages.
+     */
+    @Test
+    void twoConsumersWhoseClassesShareANameEachProcessTheSameIds() {
+        List<String> ids = List.of(newId(), newId(), newId());
+
+        ids.forEach(id -> ledger.sendCreditAndAudit(id, account, 2));
+
+        Await.untilEquals("the ledger books them", 6L, PROCESSING, () -> ledger.balance(account));
+        Await.untilEquals("the audit books them too", 6L, PROCESSING, () -> ledger.balance("audit-" + account));
+        Await.settle();
+        assertEquals(3, credits());
+        assertEquals(
+                3, ledger.account("audit-" + account).getJsonNumber("credits").longValue());
     }
 
     /** Not on WildFly: it reports no MicroProfile Health check of a module inside an EAR, only its own. */

@@ -8,6 +8,7 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,7 +23,8 @@ import java.util.Optional;
 /** The sample's and the console's HTTP APIs, as a test drives them from outside the server. */
 final class LedgerClient {
 
-    static final String CONSUMER = "LedgerConsumer";
+    /** The sample consumer's name: application, module and bean, its default. */
+    static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
 
     private static final String ADMIN = basic("admin");
 
@@ -64,6 +66,19 @@ final class LedgerClient {
         expect(202, response);
     }
 
+    /** Sends a credit to the ledger's consumer and to the audit consumer, which books it to {@code audit-<account>}. */
+    void sendCreditAndAudit(String messageId, String account, long amount) {
+        expect(
+                202,
+                post(
+                        "/ledger/api/credits?audit=true",
+                        Json.createObjectBuilder()
+                                .add("messageId", messageId)
+                                .add("account", account)
+                                .add("amount", amount)
+                                .build()));
+    }
+
     JsonObject sendBulk(JsonObject bulk) {
         HttpResponse<String> response = post("/ledger/api/credits/bulk", bulk);
         expect(200, response);
@@ -92,16 +107,29 @@ final class LedgerClient {
         if (messageId != null) {
             raw.add("messageId", messageId);
         }
-        expect(202, post("/ledger/api/test-messages", raw.build()));
+        sendRaw(raw.build());
+    }
+
+    /** Sends a message as the sample's test endpoint takes it. */
+    void sendRaw(JsonObject raw) {
+        expect(202, post("/ledger/api/test-messages", raw));
     }
 
     /** The newest parked messages of the sample's consumer. */
     List<JsonObject> parked() {
-        HttpResponse<String> response = get("/exactly-once/api/parked?consumer=" + CONSUMER + "&size=500", ADMIN);
+        HttpResponse<String> response =
+                get("/exactly-once/api/parked?consumer=" + encoded(CONSUMER) + "&size=500", ADMIN);
         expect(200, response);
         return parse(response.body()).asJsonArray().stream()
                 .map(JsonValue::asJsonObject)
                 .toList();
+    }
+
+    /** One parked message, whole: body, headers and properties. */
+    JsonObject parkedMessage(long id) {
+        HttpResponse<String> response = get("/exactly-once/api/parked/" + id, ADMIN);
+        expect(200, response);
+        return parse(response.body()).asJsonObject();
     }
 
     /** Replays or discards a parked message as the given user; the answer's status code. */
@@ -183,7 +211,9 @@ final class LedgerClient {
 
     /** The consumer's processed-ID row for a message ID, if the table has one. */
     Optional<JsonObject> processed(String messageId) {
-        HttpResponse<String> response = get("/exactly-once/api/processed/" + CONSUMER + "/" + messageId, ADMIN);
+        HttpResponse<String> response = get(
+                "/exactly-once/api/processed?consumer=" + encoded(CONSUMER) + "&messageId=" + encoded(messageId),
+                ADMIN);
         if (response.statusCode() == 404) {
             return Optional.empty();
         }
@@ -291,6 +321,10 @@ final class LedgerClient {
             throw new AssertionError(
                     response.request().uri() + " answered " + response.statusCode() + ": " + response.body());
         }
+    }
+
+    private static String encoded(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
     private static JsonValue parse(String json) {

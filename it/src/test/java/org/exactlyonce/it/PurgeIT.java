@@ -51,6 +51,45 @@ class PurgeIT {
                 () -> ledger.processed(id).isEmpty());
     }
 
+    /**
+     * The purge keeps the processed ID of a message that is also parked, however old it is, so that a
+     * late replay of the parked copy is still recognised and refused instead of booked a second time.
+     */
+    @Test
+    void idOfAParkedMessageOutlivesTheDedupWindowAndItsReplayIsRefused() {
+        String parkedId = newId();
+        String otherId = newId();
+        ledger.sendCredit(Json.createObjectBuilder()
+                .add("messageId", parkedId)
+                .add("account", account)
+                .add("amount", 4)
+                .add("faults", Json.createObjectBuilder().add("failDeliveries", 1_000))
+                .build());
+        Await.until(
+                "the failing credit is parked",
+                Duration.ofSeconds(60),
+                () -> ledger.parked().stream().anyMatch(each -> parkedId.equals(each.getString("messageId", null))));
+        long parked = ledger.parked().stream()
+                .filter(each -> parkedId.equals(each.getString("messageId", null)))
+                .findFirst()
+                .orElseThrow()
+                .getInt("id");
+
+        ledger.sendCredit(parkedId, account, 4); // the producer sends it again once the cause is gone
+        ledger.sendCredit(otherId, account, 1);
+        Await.untilEquals("both are booked", 5L, Duration.ofSeconds(60), () -> ledger.balance(account));
+        Await.until( // the dedup window is zero here: an ID goes as soon as it is confirmed
+                "the purge deletes the ID of the message that is not parked",
+                Duration.ofSeconds(30),
+                () -> ledger.processed(otherId).isEmpty());
+        Await.pause(PURGE_INTERVAL.multipliedBy(2));
+
+        assertEquals("ACKNOWLEDGED", ledger.processed(parkedId).orElseThrow().getString("state"));
+        assertEquals(409, ledger.changeParked("POST", parked + "/replay", "admin"));
+        Await.settle();
+        assertEquals(5, ledger.balance(account));
+    }
+
     @Test
     void tableShrinksToOneBatchWithinTwoPeriodsAfterTheQueueDrains() throws Exception {
         int messages = 20_000;

@@ -13,11 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.exactlyonce.consume.ConsumerDestination;
+import org.exactlyonce.consume.LocalConsumers;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
 import org.exactlyonce.park.ParkedMessages;
 import org.exactlyonce.processed.IdTableCounts;
-import org.exactlyonce.purge.ConsumerQueues;
 import org.exactlyonce.purge.Purge;
 import org.exactlyonce.purge.PurgeReport;
 
@@ -33,7 +34,7 @@ public class ConsumersResource {
     ConsumerMetrics metrics;
 
     @Inject
-    ConsumerQueues queues;
+    LocalConsumers consumers;
 
     @EJB
     Purge purge;
@@ -45,12 +46,12 @@ public class ConsumersResource {
     @Operation(summary = "Every consumer's figures")
     public List<ConsumerStatus> list() {
         Map<String, Map<Outcome, Long>> deliveries = metrics.snapshot();
-        TreeSet<String> consumers = new TreeSet<>(deliveries.keySet());
-        consumers.addAll(queues.consumers());
+        TreeSet<String> names = new TreeSet<>(deliveries.keySet());
+        names.addAll(consumers.names());
         PurgeReport lastPurge = purge.lastRun().orElse(null);
         Map<String, Long> parked = parkedMessages.countByConsumer();
-        consumers.addAll(parked.keySet());
-        return consumers.stream()
+        names.addAll(parked.keySet());
+        return names.stream()
                 .map(consumer -> status(
                         consumer,
                         deliveries.getOrDefault(consumer, Map.of()),
@@ -67,7 +68,10 @@ public class ConsumersResource {
         IdTableCounts idTable = lastPurge == null ? null : lastPurge.idTables().get(consumer);
         return new ConsumerStatus(
                 consumer,
-                queues.queueOf(consumer).orElse(null),
+                consumers
+                        .destinationOf(consumer)
+                        .map(ConsumerDestination::toString)
+                        .orElse(null),
                 labelled,
                 metrics.processedLastMinute(consumer),
                 parked,
@@ -83,6 +87,8 @@ public class ConsumersResource {
     /**
      * One consumer's figures.
      *
+     * @param destination what it reads, as the database records it: {@code queue LedgerCredits}; {@code
+     *     null} before its first delivery
      * @param deliveries counts since the server started, keyed by outcome ({@code processed}, {@code
      *     duplicate_already_committed}, {@code duplicate_lost_race}, {@code duplicate_conflict}, {@code
      *     failed}, {@code parked})
@@ -95,7 +101,7 @@ public class ConsumersResource {
      */
     public record ConsumerStatus(
             String consumer,
-            String queue,
+            String destination,
             Map<String, Long> deliveries,
             long processedLastMinute,
             long parkedNow,

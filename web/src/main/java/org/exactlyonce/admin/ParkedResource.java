@@ -1,7 +1,10 @@
 package org.exactlyonce.admin;
 
 import jakarta.ejb.EJB;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
 import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -15,12 +18,15 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.exactlyonce.park.BodyType;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessage;
 import org.exactlyonce.park.ParkedMessages;
@@ -39,8 +45,8 @@ public class ParkedResource {
     SecurityContext security;
 
     @GET
-    @Operation(summary = "A page of parked messages, newest first, filtered by consumer and reason")
-    public List<Parked> list(
+    @Operation(summary = "A page of parked messages, newest first, filtered by consumer and reason; no bodies")
+    public List<ParkedSummary> list(
             @QueryParam("consumer") String consumer,
             @QueryParam("reason") String reason,
             @QueryParam("page") @DefaultValue("0") int page,
@@ -49,13 +55,13 @@ public class ParkedResource {
             throw new BadRequestException("page must be at least 0 and size from 1 to 500");
         }
         return parkedMessages.list(consumer, reasonOf(reason), page, size).stream()
-                .map(Parked::of)
+                .map(ParkedSummary::of)
                 .toList();
     }
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "One parked message")
+    @Operation(summary = "One parked message, whole: its body, headers and properties")
     @APIResponse(responseCode = "200", description = "the parked message")
     @APIResponse(responseCode = "404", description = "no parked message with that ID")
     public Parked show(@PathParam("id") long id) {
@@ -68,11 +74,18 @@ public class ParkedResource {
     @Operation(summary = "Sends a parked message back to its queue, same ID and properties; needs an admin")
     @APIResponse(responseCode = "204", description = "replayed and removed from the parked messages")
     @APIResponse(responseCode = "404", description = "no parked message with that ID")
+    @APIResponse(responseCode = "409", description = "refused: its consumer has processed the message's ID since")
     public Response replay(@PathParam("id") long id) throws Exception {
-        if (!parkedMessages.replay(id)) {
-            throw notFound(id);
+        switch (parkedMessages.replay(id)) {
+            case NO_SUCH_MESSAGE -> throw notFound(id);
+            case ID_PROCESSED ->
+                throw new ClientErrorException(Response.status(Response.Status.CONFLICT)
+                        .type(MediaType.TEXT_PLAIN)
+                        .entity("parked message " + id + " was not replayed: its consumer has processed its ID"
+                                + " since it was parked, so a replay would have a second effect; discard it")
+                        .build());
+            case REPLAYED -> audit("replayed", id);
         }
-        audit("replayed", id);
         return Response.noContent().build();
     }
 
@@ -106,7 +119,43 @@ public class ParkedResource {
         return new NotFoundException("no parked message " + id);
     }
 
-    /** A parked message; the bytes of a bytes message in Base64. */
+    /** A parked message as lists show it: the start of its body, or its size, in {@code bodyPreview}. */
+    public record ParkedSummary(
+            long id,
+            String consumer,
+            String messageId,
+            String jmsMessageId,
+            String queue,
+            ParkReason reason,
+            String detail,
+            BodyType bodyType,
+            String bodyPreview,
+            int attempts,
+            Instant sentAt,
+            Instant parkedAt) {
+
+        static ParkedSummary of(ParkedMessage parked) {
+            return new ParkedSummary(
+                    parked.id(),
+                    parked.consumer(),
+                    parked.messageId(),
+                    parked.jmsMessageId(),
+                    parked.queueName(),
+                    parked.reason(),
+                    parked.detail(),
+                    parked.bodyType(),
+                    parked.bodyPreview(),
+                    parked.attempts(),
+                    parked.sentAt(),
+                    parked.parkedAt());
+        }
+    }
+
+    /**
+     * A parked message, whole. {@code body} is the text of a text message, the JSON of a map or stream
+     * body (each value with its Java type), and Base64 for the bytes of a bytes message or of an
+     * object's Java serialization; {@code null} for a plain message.
+     */
     public record Parked(
             long id,
             String consumer,
@@ -115,9 +164,10 @@ public class ParkedResource {
             String queue,
             ParkReason reason,
             String detail,
-            String textBody,
-            String bytesBodyBase64,
-            String properties,
+            BodyType bodyType,
+            String body,
+            JsonObject headers,
+            JsonObject properties,
             int attempts,
             Instant sentAt,
             Instant parkedAt) {
@@ -131,12 +181,29 @@ public class ParkedResource {
                     parked.queueName(),
                     parked.reason(),
                     parked.detail(),
-                    parked.textBody(),
-                    parked.bytesBody() == null ? null : Base64.getEncoder().encodeToString(parked.bytesBody()),
-                    parked.properties(),
+                    parked.bodyType(),
+                    bodyOf(parked.bodyType(), parked.body()),
+                    json(parked.headers()),
+                    json(parked.properties()),
                     parked.attempts(),
                     parked.sentAt(),
                     parked.parkedAt());
+        }
+
+        private static String bodyOf(BodyType type, byte[] body) {
+            if (body == null) {
+                return null;
+            }
+            return switch (type) {
+                case TEXT, MAP, STREAM -> new String(body, StandardCharsets.UTF_8);
+                default -> Base64.getEncoder().encodeToString(body);
+            };
+        }
+
+        private static JsonObject json(String json) {
+            try (var reader = Json.createReader(new StringReader(json))) {
+                return reader.readObject();
+            }
         }
     }
 }

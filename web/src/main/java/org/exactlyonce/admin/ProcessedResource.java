@@ -1,11 +1,12 @@
 package org.exactlyonce.admin;
 
 import jakarta.ejb.EJB;
+import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -13,8 +14,11 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
 
-/** Looks up whether a consumer has processed a message ID, and where the ID is in its life. */
-@Path("/processed/{consumer}/{messageId}")
+/**
+ * Looks up whether a consumer has processed a message ID, and where the ID is in its life. Both are
+ * query parameters: consumer names hold slashes, and an ID may hold anything, trailing blanks included.
+ */
+@Path("/processed")
 @Produces(MediaType.APPLICATION_JSON)
 public class ProcessedResource {
 
@@ -25,8 +29,12 @@ public class ProcessedResource {
     @Operation(
             summary = "Whether a consumer processed a message ID, when, and whether its acknowledgement is confirmed")
     @APIResponse(responseCode = "200", description = "processed")
+    @APIResponse(responseCode = "400", description = "consumer or messageId missing")
     @APIResponse(responseCode = "404", description = "no record: never processed, or purged after the dedup window")
-    public ProcessedId find(@PathParam("consumer") String consumer, @PathParam("messageId") String messageId) {
+    public ProcessedId find(@QueryParam("consumer") String consumer, @QueryParam("messageId") String messageId) {
+        if (consumer == null || messageId == null) {
+            throw new BadRequestException("name the consumer and the messageId, as query parameters");
+        }
         return processedMessages
                 .find(consumer, messageId)
                 .map(ProcessedId::of)

@@ -20,7 +20,7 @@ public class Credit {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     private Long id;
 
-    @Column(name = "MESSAGE_ID", nullable = false, length = 200)
+    @Column(name = "MESSAGE_ID", nullable = false, length = 400) // 200 characters, in UTF-16 units for Derby
     private String messageId;
 
     @Column(name = "ACCOUNT", nullable = false, length = 100)

@@ -6,6 +6,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.UUID;
@@ -25,11 +26,20 @@ public class CreditsResource {
     @Inject
     FaultInjection faultInjection;
 
-    /** Queues one credit order: {@code {"messageId":"…","account":"…","amount":N}}. */
+    @Inject
+    AuditTrail auditTrail;
+
+    /**
+     * Queues one credit order: {@code {"messageId":"…","account":"…","amount":N}}; with {@code
+     * ?audit=true} also to the audit queue, whose consumer books it to {@code audit-<account>}.
+     */
     @POST
-    public Response send(CreditOrder order) {
+    public Response send(CreditOrder order, @QueryParam("audit") boolean audit) {
         validate(order);
         sender.send(order);
+        if (audit) {
+            auditTrail.send(order);
+        }
         return Response.accepted(order).build();
     }
 

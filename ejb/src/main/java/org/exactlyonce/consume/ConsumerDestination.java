@@ -1,0 +1,76 @@
+package org.exactlyonce.consume;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * The destination a consumer reads, recorded at its first delivery. A consumer's name scopes its
+ * processed IDs, so one name on two destinations would merge two streams of messages: a second
+ * destination for a name is refused, never merged.
+ */
+@Entity
+@Table(name = "EO_CONSUMER")
+public class ConsumerDestination {
+
+    /** Longest destination name the table holds. */
+    static final int MAX_DESTINATION_LENGTH = 200;
+
+    @Id
+    @Column(name = "CONSUMER", length = 100)
+    private String consumer;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "DESTINATION_TYPE", length = 10, nullable = false)
+    private Kind kind;
+
+    @Column(name = "DESTINATION", length = MAX_DESTINATION_LENGTH, nullable = false)
+    private String destination;
+
+    /** In UTC, like every time the engine stores. */
+    @Column(name = "REGISTERED_AT", nullable = false)
+    private LocalDateTime registeredAt;
+
+    protected ConsumerDestination() {}
+
+    ConsumerDestination(String consumer, Kind kind, String destination, Instant registeredAt) {
+        this.consumer = consumer;
+        this.kind = kind;
+        this.destination = destination;
+        this.registeredAt = LocalDateTime.ofInstant(registeredAt, ZoneOffset.UTC);
+    }
+
+    public String consumer() {
+        return consumer;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The queue's or the topic's name, as the broker names it. */
+    public String destination() {
+        return destination;
+    }
+
+    boolean isSameDestinationAs(ConsumerDestination other) {
+        return kind == other.kind && destination.equals(other.destination);
+    }
+
+    @Override
+    public String toString() {
+        return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + destination;
+    }
+
+    /** Whether a consumer reads a queue or subscribes to a topic. */
+    public enum Kind {
+        QUEUE,
+        TOPIC
+    }
+}

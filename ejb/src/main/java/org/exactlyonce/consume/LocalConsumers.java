@@ -1,0 +1,87 @@
+package org.exactlyonce.consume;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import jakarta.jms.Topic;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * The consumers deployed on this server, known from their first bean instance, and the destination
+ * each reads, checked against the database at its first delivery since the server started: a name
+ * recorded for another destination is refused ({@link ConsumerNameClash}).
+ */
+@ApplicationScoped
+public class LocalConsumers {
+
+    private static final Logger LOG = Logger.getLogger(LocalConsumers.class.getName());
+
+    @Inject
+    ConsumerDestinations destinations;
+
+    private final Clock clock = Clock.systemUTC();
+    private final Set<String> names = ConcurrentHashMap.newKeySet();
+    private final Map<String, ConsumerDestination> verified = new ConcurrentHashMap<>();
+    private final Set<String> clashesReported = ConcurrentHashMap.newKeySet();
+
+    void deployed(String consumer) {
+        names.add(consumer);
+    }
+
+    /**
+     * Checks that the consumer reads the destination recorded for its name, recording it at the first
+     * delivery; once per server start, after that a look at a map.
+     *
+     * @throws ConsumerNameClash when the name is recorded for another destination
+     */
+    void verify(String consumer, Message message) throws JMSException {
+        ConsumerDestination known = verified.get(consumer);
+        Optional<ConsumerDestination> delivered = destinationOf(consumer, message);
+        if (delivered.isEmpty() || known != null && known.isSameDestinationAs(delivered.get())) {
+            return; // a provider that names no destination teaches nothing
+        }
+        ConsumerDestination recorded = destinations
+                .register(delivered.get())
+                .or(() -> destinations.find(consumer))
+                .orElseThrow();
+        if (!recorded.isSameDestinationAs(delivered.get())) {
+            ConsumerNameClash clash = new ConsumerNameClash(recorded, delivered.get());
+            if (clashesReported.add(consumer + "\n" + delivered.get())) {
+                LOG.severe(clash::getMessage);
+            }
+            throw clash;
+        }
+        verified.put(consumer, recorded);
+    }
+
+    /** The names of the consumers deployed here. */
+    public Set<String> names() {
+        return Set.copyOf(names);
+    }
+
+    /** The destination recorded for a consumer; empty before its first delivery anywhere. */
+    public Optional<ConsumerDestination> destinationOf(String consumer) {
+        return Optional.ofNullable(verified.get(consumer)).or(() -> destinations.find(consumer));
+    }
+
+    private Optional<ConsumerDestination> destinationOf(String consumer, Message message) throws JMSException {
+        Destination destination = message.getJMSDestination();
+        if (destination instanceof Queue queue) {
+            return Optional.of(new ConsumerDestination(
+                    consumer, ConsumerDestination.Kind.QUEUE, queue.getQueueName(), clock.instant()));
+        }
+        if (destination instanceof Topic topic) {
+            return Optional.of(new ConsumerDestination(
+                    consumer, ConsumerDestination.Kind.TOPIC, topic.getTopicName(), clock.instant()));
+        }
+        return Optional.empty();
+    }
+}

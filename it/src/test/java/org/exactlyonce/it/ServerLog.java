@@ -1,0 +1,25 @@
+package org.exactlyonce.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** The test phase's server log ({@code it.server-log}): Liberty's messages.log, WildFly's server.log. */
+final class ServerLog {
+
+    private final Path log = Path.of(System.getProperty("it.server-log", "target/server.log"));
+
+    /** How many lines mention the text, in any case. */
+    long linesMentioning(String text) {
+        String wanted = text.toLowerCase(Locale.ROOT);
+        try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) { // any byte: logs hold what messages carried
+            return lines.filter(line -> line.toLowerCase(Locale.ROOT).contains(wanted))
+                    .count();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the server log " + log, e);
+        }
+    }
+}

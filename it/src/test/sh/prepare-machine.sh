@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# What the integration tests need on this machine, brought up before the test servers start (the it
+# module runs it in pre-integration-test, so `./mvnw verify` needs nothing else): PostgreSQL on
+# 127.0.0.1:5432 and MariaDB on 127.0.0.1:3306 started when they are installed but down, and Debian's
+# Chromium with its ChromeDriver installed when missing, for the console's browser test. Installing
+# needs root or password-less sudo; without either, it says what to install and fails.
+set -euo pipefail
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        sudo -n "$@"
+    else
+        echo "prepare-machine: need root to run: $*" >&2
+        return 1
+    fi
+}
+
+await() { # what, command...
+    local what=$1
+    shift
+    for _ in $(seq 1 60); do
+        if "$@" >/dev/null 2>&1; then
+            return 0
+        fi
+        sleep 1
+    done
+    echo "prepare-machine: $what did not come up within 60 s" >&2
+    return 1
+}
+
+if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+    echo "prepare-machine: starting PostgreSQL"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
+    await PostgreSQL pg_isready -q -h 127.0.0.1 -p 5432
+fi
+
+if ! mariadb-admin --protocol=tcp -h 127.0.0.1 -u root ping >/dev/null 2>&1; then
+    echo "prepare-machine: starting MariaDB"
+    as_root start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd
+    await MariaDB mariadb-admin --protocol=tcp -h 127.0.0.1 -u root ping
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    echo "prepare-machine: installing Debian's chromium and chromium-driver for the browser test"
+    as_root apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+fi
