@@ -7,7 +7,6 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.QueueBrowser;
-import java.util.Collection;
 import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.List;
@@ -17,15 +16,20 @@ import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.exactlyonce.consume.MessageIds;
 import org.exactlyonce.processed.ProcessedMessage;
+import org.exactlyonce.purge.QueueLook.Browsed;
+import org.exactlyonce.purge.QueueLook.Candidate;
+import org.exactlyonce.purge.QueueLook.Listed;
 
 /**
  * Asks the broker which processed messages are still on their queue, and so may still be delivered:
- * those available to consumers, found by browsing the queue (a browser also finds a producer's
- * re-sends of an ID), and those delivered to a consumer and not yet acknowledged, which
- * a browser does not show and {@link LockedMessages} does.
+ * in one {@link QueueLook}, the engine's listing of every message ({@link MessagingEngineQueues}) and
+ * a browse of the available ones, which also finds a producer's re-sends of an ID.
  */
 @ApplicationScoped
 public class PendingMessages {
+
+    /** The engine's own ID of a message, which its listing names too. */
+    private static final String SYSTEM_MESSAGE_ID = "JMS_IBM_System_MessageID";
 
     @Inject
     MessageIds messageIds;
@@ -34,41 +38,44 @@ public class PendingMessages {
     PurgeSettings settings;
 
     @Inject
-    LockedMessages lockedMessages;
+    MessagingEngineQueues engineQueues;
 
     /**
      * @return the message IDs of those processed messages that are still on the queue
      * @throws JMSException when the broker cannot be browsed: then nothing can be confirmed
-     * @throws JMException when the messages in flight cannot be listed: then nothing can be confirmed
+     * @throws JMException when the engine cannot list or describe the queue's messages: then nothing
+     *     can be confirmed
      */
     public Set<String> stillOnQueue(String queueName, List<ProcessedMessage> processed)
             throws JMSException, JMException {
-        // in flight first: a message acknowledged between the two looks is then seen by neither, rightly
-        Set<String> locked = lockedMessages.jmsMessageIdsOn(queueName);
-        List<String> ids = processed.stream().map(ProcessedMessage::messageId).toList();
-        Set<String> pending = available(queueName, ids);
-        processed.stream()
-                .filter(message -> locked.contains(message.jmsMessageId()))
-                .forEach(message -> pending.add(message.messageId()));
-        return pending;
+        List<Listed> listed = engineQueues.listing(queueName); // first: it names every message there now
+        Set<String> wanted = new HashSet<>();
+        processed.forEach(message -> wanted.add(message.messageId()));
+        Browsed browsed = browse(queueName, wanted);
+        List<Candidate> candidates = processed.stream()
+                .map(message -> new Candidate(message.messageId(), message.jmsMessageId()))
+                .toList();
+        return QueueLook.pending(
+                listed, browsed, candidates, engineIds -> engineQueues.jmsMessageIdsOf(queueName, engineIds));
     }
 
-    /** The IDs among those given that messages available on the queue carry, found by one browse. */
-    private Set<String> available(String queueName, Collection<String> ids) throws JMSException {
-        // one browse of the whole queue: a selector naming thousands of IDs costs more per message than it saves
-        Set<String> wanted = new HashSet<>(ids);
-        Set<String> pending = new HashSet<>();
+    /** One browse of the whole queue: a selector naming thousands of IDs costs more per message than it saves. */
+    private Browsed browse(String queueName, Set<String> wanted) throws JMSException {
+        Set<String> found = new HashSet<>();
+        Set<String> systemMessageIds = new HashSet<>();
         try (JMSContext jms = connectionFactory().createContext();
                 QueueBrowser browser = jms.createBrowser(jms.createQueue(queueName))) {
             Enumeration<?> messages = browser.getEnumeration();
             while (messages.hasMoreElements()) {
-                messageIds
-                        .usableIdOf((Message) messages.nextElement())
-                        .filter(wanted::contains)
-                        .ifPresent(pending::add);
+                Message message = (Message) messages.nextElement();
+                messageIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
+                String systemMessageId = message.getStringProperty(SYSTEM_MESSAGE_ID);
+                if (systemMessageId != null) {
+                    systemMessageIds.add(systemMessageId);
+                }
             }
         }
-        return pending;
+        return new Browsed(found, systemMessageIds);
     }
 
     private ConnectionFactory connectionFactory() throws JMSException {
