@@ -12,14 +12,12 @@ import jakarta.jms.MessageListener;
 import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
@@ -84,10 +82,8 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     @EJB
     private IdTableCheck idTableCheck;
 
-    /** Deliveries after which a message whose processing keeps failing is parked; at most the queue's limit. */
     @Inject
-    @ConfigProperty(name = "exactlyonce.park-after-deliveries", defaultValue = "5")
-    int parkAfterDeliveries;
+    private DeliverySettings settings;
 
     @Inject
     private ConsumerMetrics metrics;
@@ -111,11 +107,6 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /** This consumer's name, from {@link #consumerName()}. */
     private String consumer;
-
-    /** How long a delivery waits for a database that is down before it hands its message back to the broker. */
-    @Inject
-    @ConfigProperty(name = "exactlyonce.outage.hold-delivery", defaultValue = "PT1M")
-    Duration holdDelivery;
 
     /**
      * Processes one message: the application's effect of it, such as database writes.
@@ -239,9 +230,10 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
                     outage.reportDown();
                 }
             }
-            if (!outage.awaitBack(holdDelivery)) {
-                outage.handingBack(getClass());
-                throw new TransientDatabaseFailure("the database stayed down for longer than " + holdDelivery);
+            if (!outage.awaitBack(settings.holdDelivery())) {
+                outage.handingBack(ConsumerNames.beanName(getClass()));
+                throw new TransientDatabaseFailure(
+                        "the database stayed down for longer than " + settings.holdDelivery());
             }
             LOG.info(() -> consumer + " retries message " + messageId + ": the database is back");
         }
@@ -315,12 +307,13 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
             return;
         }
         int delivery = deliveryCount(message);
-        if (delivery >= parkAfterDeliveries) {
+        if (delivery >= settings.parkAfterDeliveries()) {
             park(
                     messageId,
                     message,
                     ParkReason.KEEPS_FAILING,
-                    "processing failed on delivery " + delivery + " of " + parkAfterDeliveries + ": " + failure);
+                    "processing failed on delivery " + delivery + " of " + settings.parkAfterDeliveries() + ": "
+                            + failure);
             return;
         }
         metrics.count(consumer, Outcome.FAILED);

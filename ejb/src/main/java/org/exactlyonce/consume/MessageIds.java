@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.park.ParkReason;
@@ -24,6 +25,13 @@ public class MessageIds {
     @Inject
     @ConfigProperty(name = "exactlyonce.message-id.property", defaultValue = "messageId")
     String idProperty;
+
+    /** What is unusable in the setting; empty when it can be used. */
+    List<String> problems() {
+        return idProperty == null || idProperty.isBlank()
+                ? List.of("exactlyonce.message-id.property must name a message property, is '" + idProperty + "'")
+                : List.of();
+    }
 
     /**
      * @return the message's ID, never blank nor longer than the processed-ID table holds

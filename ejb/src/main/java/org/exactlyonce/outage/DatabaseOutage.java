@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
@@ -59,6 +60,13 @@ public class DatabaseOutage {
     private final Set<String> pausing = new LinkedHashSet<>();
     private final Set<String> paused = new LinkedHashSet<>();
     private Instant downSince;
+
+    /** What is unusable in the outage's settings; empty when they can be used. */
+    public List<String> problems() {
+        return probeInterval.isNegative() || probeInterval.isZero()
+                ? List.of("exactlyonce.outage.probe-interval must be positive, is " + probeInterval)
+                : List.of();
+    }
 
     /**
      * Whether the database answers a probe right now. A failure that outlasted the retries while it
@@ -111,7 +119,7 @@ public class DatabaseOutage {
      * is paused until the database is back. Pausing waits for the deliveries in progress, so it runs on
      * a timer's thread of its own.
      */
-    public synchronized void handingBack(Class<?> consumerBean) {
+    public synchronized void handingBack(String consumerBean) {
         endpoints
                 .endpointOf(consumerBean)
                 .filter(endpoint -> downSince != null && !paused.contains(endpoint) && pausing.add(endpoint))

@@ -1,6 +1,5 @@
 package org.exactlyonce.outage;
 
-import jakarta.ejb.MessageDriven;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -28,11 +27,9 @@ public class MessageEndpoints {
     /**
      * The server's name of a message-driven bean's endpoint, {@code application#module#bean}.
      *
-     * @param bean the bean class, named by {@code @MessageDriven(name)} or else by its simple name
+     * @param beanName the bean's EJB name
      */
-    public Optional<String> endpointOf(Class<?> bean) {
-        MessageDriven annotation = bean.getAnnotation(MessageDriven.class);
-        String beanName = annotation == null || annotation.name().isEmpty() ? bean.getSimpleName() : annotation.name();
+    public Optional<String> endpointOf(String beanName) {
         try {
             String prefix = applicationName() + "#";
             String suffix = "#" + beanName;

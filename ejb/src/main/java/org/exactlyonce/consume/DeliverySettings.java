@@ -1,0 +1,47 @@
+package org.exactlyonce.consume;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * How deliveries run: MicroProfile Config keys of the consumers, checked at start by {@link
+ * SettingsCheck} so that a deployment with unusable values fails with the reason.
+ */
+@ApplicationScoped
+public class DeliverySettings {
+
+    /** Deliveries after which a message whose processing keeps failing is parked; at most the queue's limit. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.park-after-deliveries", defaultValue = "5")
+    int parkAfterDeliveries;
+
+    /** How long a delivery waits for a database that is down before it hands its message back to the broker. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.outage.hold-delivery", defaultValue = "PT1M")
+    Duration holdDelivery;
+
+    public int parkAfterDeliveries() {
+        return parkAfterDeliveries;
+    }
+
+    public Duration holdDelivery() {
+        return holdDelivery;
+    }
+
+    /** What is unusable in these settings; empty when they can be used. */
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (parkAfterDeliveries < 1) {
+            problems.add("exactlyonce.park-after-deliveries must be at least 1 (a message would be parked"
+                    + " before any delivery could fail), is " + parkAfterDeliveries);
+        }
+        if (holdDelivery.isNegative()) {
+            problems.add("exactlyonce.outage.hold-delivery must not be negative, is " + holdDelivery);
+        }
+        return problems;
+    }
+}

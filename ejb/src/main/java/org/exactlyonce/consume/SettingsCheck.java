@@ -1,0 +1,39 @@
+package org.exactlyonce.consume;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import org.exactlyonce.outage.DatabaseOutage;
+
+/**
+ * Checks the consumers' settings when the application starts: unusable values fail the deployment
+ * with every reason at once, instead of surfacing at the first failing message. The purge checks its
+ * own settings when it is scheduled.
+ */
+@Singleton
+@Startup
+public class SettingsCheck {
+
+    @Inject
+    DeliverySettings deliveries;
+
+    @Inject
+    MessageIds messageIds;
+
+    @EJB
+    DatabaseOutage outage;
+
+    @PostConstruct
+    void check() {
+        List<String> problems = new ArrayList<>(deliveries.problems());
+        problems.addAll(messageIds.problems());
+        problems.addAll(outage.problems());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("exactly-once consumers cannot start: " + String.join("; ", problems));
+        }
+    }
+}
