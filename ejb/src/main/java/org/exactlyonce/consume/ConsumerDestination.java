@@ -1,5 +1,9 @@
 package org.exactlyonce.consume;
 
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.Queue;
+import jakarta.jms.Topic;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -46,6 +50,13 @@ public class ConsumerDestination {
         this.registeredAt = LocalDateTime.ofInstant(registeredAt, ZoneOffset.UTC);
     }
 
+    /** What a consumer reads, as a delivered message names it. */
+    static ConsumerDestination of(String consumer, Destination destination, Instant now) throws JMSException {
+        return destination instanceof Topic topic
+                ? new ConsumerDestination(consumer, Kind.TOPIC, topic.getTopicName(), now)
+                : new ConsumerDestination(consumer, Kind.QUEUE, ((Queue) destination).getQueueName(), now);
+    }
+
     public String consumer() {
         return consumer;
     }
@@ -59,8 +70,10 @@ public class ConsumerDestination {
         return destination;
     }
 
-    boolean isSameDestinationAs(ConsumerDestination other) {
-        return kind == other.kind && destination.equals(other.destination);
+    boolean isSameDestinationAs(Destination delivered) throws JMSException {
+        return delivered instanceof Topic topic
+                ? kind == Kind.TOPIC && destination.equals(topic.getTopicName())
+                : kind == Kind.QUEUE && delivered instanceof Queue queue && destination.equals(queue.getQueueName());
     }
 
     @Override

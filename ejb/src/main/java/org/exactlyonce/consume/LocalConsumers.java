@@ -5,8 +5,6 @@ import jakarta.inject.Inject;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import jakarta.jms.Queue;
-import jakarta.jms.Topic;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -43,18 +41,19 @@ public class LocalConsumers {
      * @throws ConsumerNameClash when the name is recorded for another destination
      */
     void verify(String consumer, Message message) throws JMSException {
+        Destination destination = message.getJMSDestination();
         ConsumerDestination known = verified.get(consumer);
-        Optional<ConsumerDestination> delivered = destinationOf(consumer, message);
-        if (delivered.isEmpty() || known != null && known.isSameDestinationAs(delivered.get())) {
+        if (destination == null || known != null && known.isSameDestinationAs(destination)) {
             return; // a provider that names no destination teaches nothing
         }
+        ConsumerDestination delivered = ConsumerDestination.of(consumer, destination, clock.instant());
         ConsumerDestination recorded = destinations
-                .register(delivered.get())
+                .register(delivered)
                 .or(() -> destinations.find(consumer))
                 .orElseThrow();
-        if (!recorded.isSameDestinationAs(delivered.get())) {
-            ConsumerNameClash clash = new ConsumerNameClash(recorded, delivered.get());
-            if (clashesReported.add(consumer + "\n" + delivered.get())) {
+        if (!recorded.isSameDestinationAs(destination)) {
+            ConsumerNameClash clash = new ConsumerNameClash(recorded, delivered);
+            if (clashesReported.add(consumer + "\n" + delivered)) {
                 LOG.severe(clash::getMessage);
             }
             throw clash;
@@ -70,18 +69,5 @@ public class LocalConsumers {
     /** The destination recorded for a consumer; empty before its first delivery anywhere. */
     public Optional<ConsumerDestination> destinationOf(String consumer) {
         return Optional.ofNullable(verified.get(consumer)).or(() -> destinations.find(consumer));
-    }
-
-    private Optional<ConsumerDestination> destinationOf(String consumer, Message message) throws JMSException {
-        Destination destination = message.getJMSDestination();
-        if (destination instanceof Queue queue) {
-            return Optional.of(new ConsumerDestination(
-                    consumer, ConsumerDestination.Kind.QUEUE, queue.getQueueName(), clock.instant()));
-        }
-        if (destination instanceof Topic topic) {
-            return Optional.of(new ConsumerDestination(
-                    consumer, ConsumerDestination.Kind.TOPIC, topic.getTopicName(), clock.instant()));
-        }
-        return Optional.empty();
     }
 }

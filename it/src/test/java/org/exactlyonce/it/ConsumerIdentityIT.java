@@ -31,6 +31,7 @@ class ConsumerIdentityIT {
     private final LedgerClient ledger = new LedgerClient();
     private final String account = "acct-" + UUID.randomUUID();
     private final String database = System.getProperty("it.database-url");
+    private final String user = System.getProperty("it.database-user", "postgres");
 
     /** Another consumer took the name first, on another queue: its IDs are not to be mixed with these. */
     @Test
@@ -60,7 +61,7 @@ class ConsumerIdentityIT {
         ledger.sendCreditAndAudit(newId(), account, 1);
 
         Await.untilEquals("the audit books it", 1L, DELIVERIES, () -> ledger.balance("audit-" + account));
-        try (Connection connection = DriverManager.getConnection(database, "postgres", "");
+        try (Connection connection = DriverManager.getConnection(database, user, "");
                 PreparedStatement query = connection.prepareStatement(
                         "SELECT DESTINATION_TYPE, DESTINATION FROM EO_CONSUMER WHERE CONSUMER = ?")) {
             query.setString(1, AUDIT_CONSUMER);
@@ -73,7 +74,7 @@ class ConsumerIdentityIT {
     }
 
     private void record(String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(database, "postgres", "");
+        try (Connection connection = DriverManager.getConnection(database, user, "");
                 PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, AUDIT_CONSUMER);
             if (sql.contains("REGISTERED_AT")) {
