@@ -271,9 +271,9 @@ public final class Benchmark {
         }
     }
 
-    /** The median of a figure's runs; NaN for a part that did not run. */
+    /** The median of a figure's runs. */
     private double median(String name) {
-        return figures.containsKey(name) ? percentile(figures.get(name), 50) : Double.NaN;
+        return percentile(figures.get(name), 50);
     }
 
     private static double percentile(List<Double> values, int percent) {
@@ -283,36 +283,49 @@ public final class Benchmark {
         return sorted.get(Math.max(0, index));
     }
 
+    /** The table and the {@code bench:} lines of the parts that ran; a part left out prints nothing. */
     private void report() throws IOException {
-        String table = String.join(
-                "\n",
-                "| consumer | msgs/s at 1 | msgs/s at 8 |",
-                "|---|---:|---:|",
-                row("exactly-once (ID row + domain row)", "eo"),
-                row("at-least-once (domain row only)", "alo"),
-                row("XA (container-managed, two-phase commit)", "xa"),
-                row("JDBC straight, no broker (the database's limit)", "db"),
-                "",
-                "| figure | value |",
-                "|---|---:|",
-                "| exactly-once at 8, empty ID table | %.0f msgs/s |".formatted(median("eo_empty_table")),
-                "| exactly-once at 8, %,d IDs in the table | %.0f msgs/s |"
-                        .formatted(TABLE_FILL, median("eo_full_table")),
-                "| latency send → booking, p50 / p99, steady %d msgs/s | %.0f / %.0f ms |"
-                        .formatted(LOAD_RATE, median("p50_none"), median("p99_none")),
-                "| the same while a purge deletes %,d IDs | %.0f / %.0f ms |"
-                        .formatted(PURGE_IDS, median("p50_purge"), median("p99_purge")));
+        List<String> lines = new ArrayList<>();
+        if (figures.containsKey("eo_c1")) {
+            lines.addAll(List.of(
+                    "| consumer | msgs/s at 1 | msgs/s at 8 |",
+                    "|---|---:|---:|",
+                    row("exactly-once (ID row + domain row)", "eo"),
+                    row("at-least-once (domain row only)", "alo"),
+                    row("XA (container-managed, two-phase commit)", "xa"),
+                    row("JDBC straight, no broker (the database's limit)", "db"),
+                    ""));
+        }
+        List<String> rows = new ArrayList<>();
+        if (figures.containsKey("eo_full_table")) {
+            rows.add("| exactly-once at 8, empty ID table | %.0f msgs/s |".formatted(median("eo_empty_table")));
+            rows.add("| exactly-once at 8, %,d IDs in the table | %.0f msgs/s |"
+                    .formatted(TABLE_FILL, median("eo_full_table")));
+        }
+        if (figures.containsKey("p99_purge")) {
+            rows.add("| latency send → booking, p50 / p99, steady %d msgs/s | %.0f / %.0f ms |"
+                    .formatted(LOAD_RATE, median("p50_none"), median("p99_none")));
+            rows.add("| the same while a purge deletes %,d IDs | %.0f / %.0f ms |"
+                    .formatted(PURGE_IDS, median("p50_purge"), median("p99_purge")));
+        }
+        if (!rows.isEmpty()) {
+            lines.addAll(List.of("| figure | value |", "|---|---:|"));
+            lines.addAll(rows);
+        }
+        String table = String.join("\n", lines);
         System.out.println();
         System.out.println(table);
         System.out.println();
-        line("eo_vs_alo_c8", median("eo_c8") / median("alo_c8"));
-        line("eo_vs_xa_c8", median("eo_c8") / median("xa_c8"));
-        line("eo_vs_db_c8", median("eo_c8") / median("db_c8"));
-        line("eo_vs_alo_c1", median("eo_c1") / median("alo_c1"));
-        line("eo_vs_xa_c1", median("eo_c1") / median("xa_c1"));
-        line("table10m_vs_empty", median("eo_full_table") / median("eo_empty_table"));
-        line("p99_purge_vs_none", median("p99_purge") / median("p99_none"));
-        System.out.printf("bench: eo_msgs_per_s_c8=%.0f%n", median("eo_c8"));
+        line("eo_vs_alo_c8", "eo_c8", "alo_c8");
+        line("eo_vs_xa_c8", "eo_c8", "xa_c8");
+        line("eo_vs_db_c8", "eo_c8", "db_c8");
+        line("eo_vs_alo_c1", "eo_c1", "alo_c1");
+        line("eo_vs_xa_c1", "eo_c1", "xa_c1");
+        line("table10m_vs_empty", "eo_full_table", "eo_empty_table");
+        line("p99_purge_vs_none", "p99_purge", "p99_none");
+        if (figures.containsKey("eo_c8")) {
+            System.out.printf("bench: eo_msgs_per_s_c8=%.0f%n", median("eo_c8"));
+        }
         Files.writeString(Path.of(System.getProperty("bench.report", "benchmark.md")), table + "\n");
     }
 
@@ -320,8 +333,11 @@ public final class Benchmark {
         return "| %s | %.0f | %.0f |".formatted(label, median(name + "_c1"), median(name + "_c8"));
     }
 
-    private static void line(String name, double ratio) {
-        System.out.printf("bench: %s=%.2f%n", name, ratio);
+    /** The ratio of two figures' medians, when both parts ran. */
+    private void line(String name, String numerator, String denominator) {
+        if (figures.containsKey(numerator) && figures.containsKey(denominator)) {
+            System.out.printf("bench: %s=%.2f%n", name, median(numerator) / median(denominator));
+        }
     }
 
     private static void log(String format, Object... values) {
