@@ -110,6 +110,40 @@ final class LedgerClient {
         sendRaw(raw.build());
     }
 
+    /** Records a consumer name in the engine's table as another queue's, through the sample's fault injection. */
+    void recordForeignConsumer(String consumer, String queue) {
+        expect(
+                204,
+                post(
+                        "/ledger/api/faults/foreign-consumer",
+                        Json.createObjectBuilder()
+                                .add("consumer", consumer)
+                                .add("queue", queue)
+                                .build()));
+    }
+
+    /** Forgets the destination recorded for a consumer. */
+    void forgetConsumer(String consumer) {
+        expect(
+                204,
+                send(HttpRequest.newBuilder(URI.create(
+                                baseUrl + "/ledger/api/faults/foreign-consumer?consumer=" + encoded(consumer)))
+                        .DELETE()
+                        .build()));
+    }
+
+    /** The destination the console shows for a consumer; null before the database records one. */
+    String destinationOf(String consumer) {
+        HttpResponse<String> response = get("/exactly-once/api/consumers", ADMIN);
+        expect(200, response);
+        return parse(response.body()).asJsonArray().stream()
+                .map(JsonValue::asJsonObject)
+                .filter(each -> consumer.equals(each.getString("consumer")))
+                .findFirst()
+                .map(each -> each.getString("destination", null))
+                .orElse(null);
+    }
+
     /** Sends a message as the sample's test endpoint takes it. */
     void sendRaw(JsonObject raw) {
         expect(202, post("/ledger/api/test-messages", raw));

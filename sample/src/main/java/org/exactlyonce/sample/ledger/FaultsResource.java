@@ -1,15 +1,28 @@
 package org.exactlyonce.sample.ledger;
 
+import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
 import org.exactlyonce.consume.ProtocolStep.Step;
 
-/** Arms a crash of the server at a protocol step, on a server with fault injection enabled. */
+/**
+ * Faults on demand, on a server with fault injection enabled: a crash at a protocol step, a consumer
+ * name taken by another queue.
+ */
 @Path("/faults")
 @Consumes(MediaType.APPLICATION_JSON)
 public class FaultsResource {
@@ -17,13 +30,14 @@ public class FaultsResource {
     @Inject
     FaultInjection faults;
 
+    @Resource(lookup = "java:comp/DefaultDataSource")
+    DataSource database;
+
     /** {@code {"step":"AFTER_COMMIT"}}: the next delivery or purge that reaches the step halts the server. */
     @POST
     @Path("/crash")
     public Response armCrash(CrashRequest request) {
-        if (!faults.isEnabled()) {
-            throw new BadRequestException("fault injection is disabled on this server");
-        }
+        enabledOrRefused();
         try {
             faults.arm(Step.valueOf(request.step()));
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -32,6 +46,48 @@ public class FaultsResource {
         return Response.accepted().build();
     }
 
+    /**
+     * {@code {"consumer":"…","queue":"…"}}: records the consumer's name in the engine's table as read
+     * from another queue, as a second consumer sharing the name would have: the consumer's next first
+     * delivery on this server must be refused.
+     */
+    @POST
+    @Path("/foreign-consumer")
+    public Response recordForeignConsumer(ForeignConsumer foreign) throws SQLException {
+        enabledOrRefused();
+        try (Connection connection = database.getConnection();
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_CONSUMER"
+                        + " (CONSUMER, DESTINATION_TYPE, DESTINATION, REGISTERED_AT) VALUES (?, 'QUEUE', ?, ?)")) {
+            insert.setString(1, foreign.consumer());
+            insert.setString(2, foreign.queue());
+            insert.setTimestamp(3, Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC)));
+            insert.executeUpdate();
+        }
+        return Response.noContent().build();
+    }
+
+    /** Forgets the destination recorded for a consumer; its next delivery records its own again. */
+    @DELETE
+    @Path("/foreign-consumer")
+    public Response forgetConsumer(@QueryParam("consumer") String consumer) throws SQLException {
+        enabledOrRefused();
+        try (Connection connection = database.getConnection();
+                PreparedStatement delete = connection.prepareStatement("DELETE FROM EO_CONSUMER WHERE CONSUMER = ?")) {
+            delete.setString(1, consumer);
+            delete.executeUpdate();
+        }
+        return Response.noContent().build();
+    }
+
+    private void enabledOrRefused() {
+        if (!faults.isEnabled()) {
+            throw new BadRequestException("fault injection is disabled on this server");
+        }
+    }
+
     /** Where to crash. */
     public record CrashRequest(String step) {}
+
+    /** A consumer name as another consumer on another queue would have recorded it. */
+    public record ForeignConsumer(String consumer, String queue) {}
 }
