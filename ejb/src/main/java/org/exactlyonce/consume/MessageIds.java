@@ -5,6 +5,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.park.ParkReason;
@@ -45,6 +46,22 @@ public class MessageIds {
     public Optional<String> usableIdOf(Message message) throws JMSException {
         try {
             return Optional.of(idOf(message));
+        } catch (InvalidMessageException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The ID of a message as a broker's listing shows it, read like {@link #idOf}: the property the
+     * application's ID is in, or the JMS message ID when that is configured.
+     *
+     * @param properties the listed message's properties by name
+     * @param jmsMessageId the listed message's JMS message ID
+     */
+    public Optional<String> usableIdOf(Map<String, ?> properties, String jmsMessageId) {
+        Object id = JMS_MESSAGE_ID.equals(idProperty) ? jmsMessageId : properties.get(idProperty);
+        try {
+            return id instanceof String text ? Optional.of(validated(idProperty, text)) : Optional.empty();
         } catch (InvalidMessageException e) {
             return Optional.empty();
         }

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.logging.Logger;
 import javax.management.JMException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.broker.MessageEndpoints;
 import org.exactlyonce.processed.ProcessedMessages;
 
 /**

@@ -7,7 +7,6 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
@@ -24,9 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.logging.Logger;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.SqlStates;
 
@@ -48,10 +45,8 @@ public class ParkedMessages {
     @EJB
     private ProcessedMessages processedMessages;
 
-    /** JNDI name of the connection factory a replay sends with. */
     @Inject
-    @ConfigProperty(name = "exactlyonce.connection-factory", defaultValue = "java:comp/DefaultJMSConnectionFactory")
-    String connectionFactory;
+    BrokerConnections connections;
 
     private final Clock clock = Clock.systemUTC();
 
@@ -173,7 +168,7 @@ public class ParkedMessages {
      * purge keeps the ID of a parked message, so the refusal holds however late the replay comes.
      */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-    public Replay replay(long id) throws JMSException, NamingException {
+    public Replay replay(long id) throws JMSException {
         Optional<ParkedMessage> found = find(id);
         if (found.isEmpty()) {
             return Replay.NO_SUCH_MESSAGE;
@@ -185,7 +180,7 @@ public class ParkedMessages {
                     + " has processed its ID " + parked.messageId() + " since");
             return Replay.ID_PROCESSED;
         }
-        try (JMSContext jms = ((ConnectionFactory) new InitialContext().lookup(connectionFactory)).createContext()) {
+        try (JMSContext jms = connections.connectionFactory().createContext()) {
             Queue queue = jms.createQueue(parked.queueName());
             MessageCopies.producerFor(parked, jms).send(queue, MessageCopies.rebuild(parked, jms));
         }

@@ -14,7 +14,6 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +24,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.logging.Logger;
-import javax.management.JMException;
+import org.exactlyonce.broker.BrokerCannotTell;
+import org.exactlyonce.broker.BrokerView;
+import org.exactlyonce.broker.BrokerView.Candidate;
 import org.exactlyonce.consume.ConsumerDestination;
 import org.exactlyonce.consume.LocalConsumers;
 import org.exactlyonce.consume.ProtocolStep;
@@ -58,7 +59,7 @@ public class Purge {
     ProcessedMessages processedMessages;
 
     @Inject
-    PendingMessages pendingMessages;
+    BrokerView broker;
 
     @Inject
     LocalConsumers consumers;
@@ -151,7 +152,7 @@ public class Purge {
                     break;
                 }
                 // the candidates were committed before the broker is asked: what it no longer has was acknowledged
-                Set<String> pending = pendingMessages.stillOnQueue(queue, candidates);
+                Set<String> pending = broker.stillOnQueue(queue, asked(candidates));
                 List<String> gone = candidates.stream()
                         .map(ProcessedMessage::messageId)
                         .filter(id -> !pending.contains(id))
@@ -161,7 +162,7 @@ public class Purge {
                 after = candidates.get(candidates.size() - 1).messageId();
             } while (candidates.size() == settings.batchSize() * PAGES_PER_LOOK);
             return Optional.empty();
-        } catch (JMSException | JMException e) {
+        } catch (BrokerCannotTell e) {
             // the broker cannot tell: keep every unconfirmed ID, which is always safe
             return Optional.of(String.valueOf(e.getMessage()));
         } catch (RuntimeException e) {
@@ -169,6 +170,12 @@ public class Purge {
             LOG.warning(() -> "purge kept " + consumer + "'s unconfirmed IDs, will retry next run: " + e);
             return Optional.of(String.valueOf(e.getMessage()));
         }
+    }
+
+    private static List<Candidate> asked(List<ProcessedMessage> candidates) {
+        return candidates.stream()
+                .map(message -> new Candidate(message.messageId(), message.jmsMessageId()))
+                .toList();
     }
 
     /** Up to {@link #PAGES_PER_LOOK} pages of unconfirmed IDs after the given one, in ID order. */

@@ -34,11 +34,6 @@ public class PurgeSettings {
     @ConfigProperty(name = "exactlyonce.purge.batch-size", defaultValue = "200")
     int batchSize;
 
-    /** JNDI name of the connection factory the engine browses queues and replays parked messages with. */
-    @Inject
-    @ConfigProperty(name = "exactlyonce.connection-factory", defaultValue = "java:comp/DefaultJMSConnectionFactory")
-    String connectionFactory;
-
     public Duration interval() {
         return interval;
     }
@@ -53,10 +48,6 @@ public class PurgeSettings {
 
     public int batchSize() {
         return batchSize;
-    }
-
-    public String connectionFactory() {
-        return connectionFactory;
     }
 
     /** What is unsafe or unusable in these settings; empty when they can be used. */

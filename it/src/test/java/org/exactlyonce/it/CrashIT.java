@@ -17,7 +17,7 @@ class CrashIT {
     private static final Duration RECOVERY = Duration.ofMinutes(2);
 
     private final LedgerClient ledger = new LedgerClient();
-    private final LibertyServer server = new LibertyServer(ledger);
+    private final TestServer server = TestServer.of(ledger);
     private final String account = "acct-" + UUID.randomUUID();
 
     @Test

@@ -22,10 +22,10 @@ final class CrashSuite {
             List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", "PURGE_DELETING", "KILL");
 
     private final LedgerClient ledger;
-    private final LibertyServer server;
+    private final TestServer server;
     private final Random random = new Random();
 
-    CrashSuite(LedgerClient ledger, LibertyServer server) {
+    CrashSuite(LedgerClient ledger, TestServer server) {
         this.ledger = ledger;
         this.server = server;
     }

@@ -16,7 +16,7 @@ class CrashSuiteIT {
     private static final int CRASHES = Integer.getInteger("crash-suite.crashes", CrashSuite.CRASH_POINTS.size() + 1);
 
     private final LedgerClient ledger = new LedgerClient();
-    private final CrashSuite suite = new CrashSuite(ledger, new LibertyServer(ledger));
+    private final CrashSuite suite = new CrashSuite(ledger, TestServer.of(ledger));
 
     @Test
     void everyMessageHasExactlyOneEffectAfterCrashesAtEveryPoint() throws Exception {

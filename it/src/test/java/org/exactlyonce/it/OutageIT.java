@@ -17,7 +17,7 @@ class OutageIT {
     private static final Duration OUTAGE = Duration.ofSeconds(20);
 
     private final LedgerClient ledger = new LedgerClient();
-    private final CrashSuite suite = new CrashSuite(ledger, new LibertyServer(ledger));
+    private final CrashSuite suite = new CrashSuite(ledger, TestServer.of(ledger));
 
     @Test
     void aDatabaseOutageLosesNothingDuplicatesNothingAndParksNothing() throws Exception {

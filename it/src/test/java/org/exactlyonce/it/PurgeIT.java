@@ -23,7 +23,7 @@ class PurgeIT {
     private static final int BATCH_SIZE = 100;
 
     private final LedgerClient ledger = new LedgerClient();
-    private final LibertyServer server = new LibertyServer(ledger);
+    private final TestServer server = TestServer.of(ledger);
     private final String account = "acct-" + UUID.randomUUID();
 
     @Test

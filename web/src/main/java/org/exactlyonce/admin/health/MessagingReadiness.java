@@ -2,15 +2,13 @@ package org.exactlyonce.admin.health;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import org.exactlyonce.purge.PurgeSettings;
+import org.exactlyonce.broker.BrokerConnections;
 
 /**
  * Readiness: the messaging engine accepts a connection through the engine's connection factory. Without
@@ -23,23 +21,22 @@ public class MessagingReadiness implements HealthCheck {
     private static final String NAME = "exactly-once-messaging";
 
     @Inject
-    PurgeSettings settings;
+    BrokerConnections connections;
 
     @Override
     public HealthCheckResponse call() {
         try {
-            ConnectionFactory factory = (ConnectionFactory) new InitialContext().lookup(settings.connectionFactory());
-            try (JMSContext context = factory.createContext()) {
+            try (JMSContext context = connections.connectionFactory().createContext()) {
                 context.createQueue("exactly-once-readiness"); // a local object: proves the session, sends nothing
             }
             return HealthCheckResponse.named(NAME)
                     .up()
-                    .withData("connectionFactory", settings.connectionFactory())
+                    .withData("connectionFactory", connections.connectionFactoryName())
                     .build();
-        } catch (NamingException | JMSRuntimeException e) {
+        } catch (JMSException | JMSRuntimeException e) {
             return HealthCheckResponse.named(NAME)
                     .down()
-                    .withData("connectionFactory", settings.connectionFactory())
+                    .withData("connectionFactory", connections.connectionFactoryName())
                     .withData("problem", String.valueOf(e.getMessage()))
                     .build();
         }

@@ -1,6 +1,7 @@
-package org.exactlyonce.outage;
+package org.exactlyonce.broker.liberty;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Optional;
@@ -10,25 +11,22 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import org.exactlyonce.broker.MessageEndpoints;
 
 /**
- * Pauses and resumes message-driven beans' endpoints through Open Liberty's {@code
- * ServerEndpointControl} MBean, as {@code server pause --target=app#module#bean} does: a paused
- * endpoint takes no messages, which wait on the broker. Servers without that MBean cannot pause; the
- * consumers then only hold their deliveries while the database is down.
+ * Open Liberty's message endpoints, paused and resumed through its {@code ServerEndpointControl} MBean
+ * as {@code server pause --target=app#module#bean} does.
  */
 @ApplicationScoped
-public class MessageEndpoints {
+@Typed(LibertyEndpoints.class)
+public class LibertyEndpoints implements MessageEndpoints {
 
-    private static final Logger LOG = Logger.getLogger(MessageEndpoints.class.getName());
+    private static final Logger LOG = Logger.getLogger(LibertyEndpoints.class.getName());
 
     private static final String CONTROL = "WebSphere:feature=kernel,name=ServerEndpointControl";
 
-    /**
-     * The server's name of a message-driven bean's endpoint, {@code application#module#bean}.
-     *
-     * @param beanName the bean's EJB name
-     */
+    /** The endpoint's name here is {@code application#module#bean}. */
+    @Override
     public Optional<String> endpointOf(String beanName) {
         try {
             String prefix = applicationName() + "#";
@@ -42,10 +40,12 @@ public class MessageEndpoints {
         }
     }
 
+    @Override
     public void pause(String endpoint) throws JMException {
         control("pause", endpoint);
     }
 
+    @Override
     public void resume(String endpoint) throws JMException {
         control("resume", endpoint);
     }

@@ -1,4 +1,4 @@
-package org.exactlyonce.purge;
+package org.exactlyonce.broker.liberty;
 
 import java.util.Collection;
 import java.util.HashSet;
@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.management.JMException;
+import org.exactlyonce.broker.BrokerView.Candidate;
 
 /**
  * One consistent look at a queue on Open Liberty's messaging engine: which processed messages are
@@ -29,9 +30,6 @@ final class QueueLook {
      * @param systemMessageIds the engine's system message IDs of every message browsed
      */
     record Browsed(Set<String> applicationIds, Set<String> systemMessageIds) {}
-
-    /** A processed message the purge asks about. */
-    record Candidate(String messageId, String jmsMessageId) {}
 
     /** The engine's description of listed messages. */
     @FunctionalInterface

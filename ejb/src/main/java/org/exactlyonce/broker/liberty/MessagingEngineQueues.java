@@ -1,6 +1,5 @@
-package org.exactlyonce.purge;
+package org.exactlyonce.broker.liberty;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,7 +12,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.RuntimeMBeanException;
 import javax.management.openmbean.CompositeData;
-import org.exactlyonce.purge.QueueLook.Listed;
+import org.exactlyonce.broker.liberty.QueueLook.Listed;
 
 /**
  * A queue's messages in every state — available, and delivered to a consumer but not yet
@@ -22,8 +21,7 @@ import org.exactlyonce.purge.QueueLook.Listed;
  * still be redelivered: a crash before the acknowledgement unlocks it. Only the server that hosts the
  * messaging engine has the MBean.
  */
-@ApplicationScoped
-public class MessagingEngineQueues {
+final class MessagingEngineQueues {
 
     private static final String AVAILABLE = "AVAILABLE";
 

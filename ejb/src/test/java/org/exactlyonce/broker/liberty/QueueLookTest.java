@@ -1,4 +1,4 @@
-package org.exactlyonce.purge;
+package org.exactlyonce.broker.liberty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -6,9 +6,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.exactlyonce.purge.QueueLook.Browsed;
-import org.exactlyonce.purge.QueueLook.Candidate;
-import org.exactlyonce.purge.QueueLook.Listed;
+import org.exactlyonce.broker.BrokerView.Candidate;
+import org.exactlyonce.broker.liberty.QueueLook.Browsed;
+import org.exactlyonce.broker.liberty.QueueLook.Listed;
 import org.junit.jupiter.api.Test;
 
 /** A fake messaging engine: what it lists, what the browse sees a moment later, what it describes. */
