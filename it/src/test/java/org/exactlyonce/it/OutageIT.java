@@ -15,14 +15,19 @@ class OutageIT {
 
     private static final int MESSAGES = Integer.getInteger("outage.messages", 1000);
     private static final Duration OUTAGE = Duration.ofSeconds(20);
+    private static final String PAUSED = "exactly-once: paused message endpoint";
+    private static final String RESUMED = "exactly-once: resumed message endpoint";
 
     private final LedgerClient ledger = new LedgerClient();
     private final CrashSuite suite = new CrashSuite(ledger, TestServer.of(ledger));
+    private final ServerLog log = new ServerLog();
 
     @Test
     void aDatabaseOutageLosesNothingDuplicatesNothingAndParksNothing() throws Exception {
         int parkedBefore = ledger.parked().size();
         int deadLettersBefore = ledger.deadLetterIds().size();
+        long pausedBefore = log.linesMentioning(PAUSED);
+        long resumedBefore = log.linesMentioning(RESUMED);
 
         CrashSuite.Result result = suite.runWithOutage(MESSAGES, new PostgreSql(), OUTAGE);
 
@@ -30,5 +35,8 @@ class OutageIT {
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
         assertEquals(parkedBefore, ledger.parked().size(), "no good message parked");
         assertEquals(deadLettersBefore, ledger.deadLetterIds().size(), "no message dead-lettered");
+        long paused = log.linesMentioning(PAUSED) - pausedBefore;
+        assertTrue(paused >= 1, "the outage outlasts the consumers' hold: their endpoints pause");
+        assertEquals(paused, log.linesMentioning(RESUMED) - resumedBefore, "every paused endpoint resumes");
     }
 }
