@@ -6,13 +6,15 @@
 -- Derby compares strings by code point, but as if the shorter were padded with blanks: the engine
 -- stores an ID that ends in a blank with an escape appended, so that 'x' and 'x ' stay two keys. An
 -- ID holds up to 200 characters: Derby counts UTF-16 units, two for a character beyond the BMP (an
--- emoji), hence 401. ACKNOWLEDGED_AT stays NULL until the purge confirms the message is gone.
+-- emoji), hence 401. ACKNOWLEDGED_AT stays NULL until the purge confirms the message is gone from the
+-- broker: BROKER, which names the broker that delivered it, tells which server's purge can confirm that.
 CREATE TABLE EO_PROCESSED_MESSAGE (
     CONSUMER        VARCHAR(100) NOT NULL,
     MESSAGE_ID      VARCHAR(401) NOT NULL,
     PROCESSED_AT    TIMESTAMP    NOT NULL,
     JMS_MESSAGE_ID  VARCHAR(100),
     PAYLOAD_SHA256  VARCHAR(64),
+    BROKER          VARCHAR(100),
     ACKNOWLEDGED_AT TIMESTAMP,
     CONSTRAINT EO_PROCESSED_MESSAGE_PK PRIMARY KEY (CONSUMER, MESSAGE_ID)
 );

@@ -6,13 +6,15 @@
 -- trailing blanks count): with the default utf8mb4_general_ci, 'Order-1' and 'order-1' would be one
 -- key and the second message would be dropped as a duplicate. An ID holds up to 200 characters, and one
 -- more for the escape the engine appends to an ID that ends in a blank.
--- ACKNOWLEDGED_AT stays NULL until the purge confirms the message is gone from the broker.
+-- ACKNOWLEDGED_AT stays NULL until the purge confirms the message is gone from the broker: BROKER, which
+-- names the broker that delivered it, tells which server's purge can confirm that.
 CREATE TABLE EO_PROCESSED_MESSAGE (
     CONSUMER        VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
     MESSAGE_ID      VARCHAR(201) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
     PROCESSED_AT    DATETIME(6)  NOT NULL,
     JMS_MESSAGE_ID  VARCHAR(100),
     PAYLOAD_SHA256  VARCHAR(64),
+    BROKER          VARCHAR(100),
     ACKNOWLEDGED_AT DATETIME(6),
     CONSTRAINT EO_PROCESSED_MESSAGE_PK PRIMARY KEY (CONSUMER, MESSAGE_ID)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

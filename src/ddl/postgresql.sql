@@ -4,13 +4,15 @@
 -- Processed message IDs: the primary key is what makes a second delivery of an ID a duplicate.
 -- Consumer names and IDs compare byte for byte (COLLATE "C"): two distinct IDs are never one key.
 -- An ID holds up to 200 characters, and one more for the escape the engine appends to an ID that ends
--- in a blank. ACKNOWLEDGED_AT stays NULL until the purge confirms the message is gone from the broker.
+-- in a blank. ACKNOWLEDGED_AT stays NULL until the purge confirms the message is gone from the broker:
+-- BROKER, which names the broker that delivered it, tells which server's purge can confirm that.
 CREATE TABLE EO_PROCESSED_MESSAGE (
     CONSUMER        VARCHAR(100) COLLATE "C" NOT NULL,
     MESSAGE_ID      VARCHAR(201) COLLATE "C" NOT NULL,
     PROCESSED_AT    TIMESTAMP    NOT NULL,
     JMS_MESSAGE_ID  VARCHAR(100),
     PAYLOAD_SHA256  VARCHAR(64),
+    BROKER          VARCHAR(100) COLLATE "C",
     ACKNOWLEDGED_AT TIMESTAMP,
     CONSTRAINT EO_PROCESSED_MESSAGE_PK PRIMARY KEY (CONSUMER, MESSAGE_ID)
 );

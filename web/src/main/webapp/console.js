@@ -71,6 +71,7 @@ async function refreshConsumers() {
         cell(row, c.idTable ? `${c.idTable.unconfirmed} / ${c.idTable.acknowledged}` : "not counted yet", "number");
         cell(row, ago(c.oldestUnconfirmedAgeSeconds));
         cell(row, c.lastPurge ? when(c.lastPurge.startedAt) : "");
+        cell(row, c.unconfirmable.join("; "), "unconfirmable");
     }
     const names = consumers.map((c) => c.consumer);
     fillOptions($("lookup-consumer"), names, false);
@@ -87,7 +88,8 @@ async function lookUp(event) {
     const found = await api("processed?" + new URLSearchParams({ consumer, messageId: id }));
     const facts = found.body
         ? [["message ID", found.body.messageId], ["state", found.body.state], ["processed at", when(found.body.processedAt)],
-           ["acknowledged at", when(found.body.acknowledgedAt) || "not confirmed yet"], ["JMS message ID", found.body.jmsMessageId]]
+           ["acknowledged at", when(found.body.acknowledgedAt) || "not confirmed yet"], ["JMS message ID", found.body.jmsMessageId],
+           ["delivered by broker", found.body.broker || "not recorded"]]
         : [["message ID", id], ["state", `not processed by ${consumer}, or purged after the dedup window`]];
     for (const [term, value] of facts) {
         const dt = document.createElement("dt");

@@ -18,6 +18,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.metrics.Outcome;
@@ -93,6 +94,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     @Inject
     private DeliveriesInFlight inFlight;
+
+    @Inject
+    private BrokerView broker;
 
     @Inject
     private Event<ProtocolStep> steps;
@@ -246,7 +250,8 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         localConsumers.verify(consumer, message); // once: a name read from two destinations would merge them
         try {
             transaction.begin(); // 2. begin the database transaction
-            if (!processedMessages.recordFirstDelivery(consumer, messageId, message)) { // 3. insert the ID
+            if (!processedMessages.recordFirstDelivery(
+                    consumer, messageId, message, broker.brokerOf(message).orElse(null))) { // 3. insert the ID
                 transaction.rollback();
                 return dropDuplicate(messageId, message, began); // acknowledged, without effect
             }

@@ -31,6 +31,7 @@ public class ConsumerMetrics {
     private final ConcurrentMap<String, Map<Outcome, LongAdder>> deliveries = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, LastMinute> processedLastMinute = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, IdTableCounts> idTables = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Boolean> unconfirmable = new ConcurrentHashMap<>();
 
     @Inject
     Instance<MetricsExport> exports;
@@ -66,6 +67,16 @@ public class ConsumerMetrics {
         if (idTables.put(consumer, counts) == null) {
             export.idTableSeen(consumer, this);
         }
+    }
+
+    /** Publishes whether the last purge could not confirm some of a consumer's IDs (the report says why). */
+    public void purgeCouldNotConfirm(String consumer, boolean couldNot) {
+        unconfirmable.put(consumer, couldNot);
+    }
+
+    /** 1 when the last purge could not confirm some of the consumer's IDs, else 0. */
+    long unconfirmable(String consumer) {
+        return Boolean.TRUE.equals(unconfirmable.get(consumer)) ? 1 : 0;
     }
 
     /** The consumer's processed-ID table as the last purge counted it; null before the first count. */

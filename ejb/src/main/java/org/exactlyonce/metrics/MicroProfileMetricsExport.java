@@ -26,6 +26,7 @@ class MicroProfileMetricsExport implements MetricsExport {
     static final String PROCESSED_LAST_MINUTE = "exactlyonce.processed.last.minute";
     static final String IDS = "exactlyonce.ids";
     static final String OLDEST_UNCONFIRMED = "exactlyonce.oldest.unconfirmed.seconds";
+    static final String UNCONFIRMABLE = "exactlyonce.purge.unconfirmable";
 
     @Inject
     MetricRegistry registry;
@@ -54,5 +55,6 @@ class MicroProfileMetricsExport implements MetricsExport {
         registry.gauge(IDS, () -> figures.idTable(consumer).unconfirmed(), tag, new Tag("state", "unconfirmed"));
         registry.gauge(IDS, () -> figures.idTable(consumer).acknowledged(), tag, new Tag("state", "acknowledged"));
         registry.gauge(OLDEST_UNCONFIRMED, () -> figures.oldestUnconfirmedSeconds(consumer), tag);
+        registry.gauge(UNCONFIRMABLE, () -> figures.unconfirmable(consumer), tag);
     }
 }

@@ -30,6 +30,9 @@ public class ProcessedMessage {
     /** Longest consumer name the table holds. */
     public static final int MAX_CONSUMER_LENGTH = 100;
 
+    /** Longest broker name the table holds. */
+    public static final int MAX_BROKER_LENGTH = 100;
+
     /** Longest message ID the table holds, in Unicode code points; longer IDs are rejected before any insert. */
     public static final int MAX_MESSAGE_ID_LENGTH = 200;
 
@@ -53,6 +56,10 @@ public class ProcessedMessage {
     @Column(name = "PAYLOAD_SHA256", length = 64)
     private String payloadSha256;
 
+    /** The broker that delivered the message, as its broker view names it; {@code null} when unknown. */
+    @Column(name = "BROKER", length = MAX_BROKER_LENGTH)
+    private String broker;
+
     /** In UTC; {@code null} while unconfirmed. */
     @Column(name = "ACKNOWLEDGED_AT")
     private LocalDateTime acknowledgedAt;
@@ -74,6 +81,11 @@ public class ProcessedMessage {
     /** The broker's ID of the delivery that was processed; a re-sent message gets another one. */
     public String jmsMessageId() {
         return jmsMessageId;
+    }
+
+    /** The broker that delivered the message; only a view of that broker can confirm it gone. */
+    public Optional<String> broker() {
+        return Optional.ofNullable(broker);
     }
 
     /** SHA-256 of the processed payload in hex; {@code null} for a message type without one. */

@@ -20,7 +20,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -36,7 +38,7 @@ import org.exactlyonce.consume.ProtocolStep;
 public class ProcessedMessages {
 
     private static final String INSERT = "INSERT INTO EO_PROCESSED_MESSAGE"
-            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256) VALUES (?, ?, ?, ?, ?)";
+            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256, BROKER) VALUES (?, ?, ?, ?, ?, ?)";
 
     @PersistenceContext(unitName = "exactly-once")
     private EntityManager entityManager;
@@ -57,11 +59,13 @@ public class ProcessedMessages {
      * application's writes, and a duplicate's failed insert is not logged by the persistence provider.
      * No look-up first: a first delivery, the common case, costs this one statement.
      *
+     * @param broker the broker that delivered the message, whose view alone can confirm it gone;
+     *     {@code null} when unknown, and then the ID is never confirmed
      * @return whether this is the first delivery of the ID; when not, the transaction can only be
      *     rolled back, and {@link #earlierDelivery} tells how the ID got there
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public boolean recordFirstDelivery(String consumer, String messageId, Message message)
+    public boolean recordFirstDelivery(String consumer, String messageId, Message message, String broker)
             throws JMSException, SQLException {
         try (Connection connection = database.getConnection();
                 PreparedStatement insert = connection.prepareStatement(INSERT)) {
@@ -70,6 +74,7 @@ public class ProcessedMessages {
             insert.setTimestamp(3, Timestamp.valueOf(utc(clock.instant())));
             insert.setString(4, jmsMessageIdOf(message));
             insert.setString(5, PayloadFingerprints.of(message));
+            insert.setString(6, broker);
             insert.executeUpdate();
             return true;
         } catch (SQLException e) {
@@ -107,21 +112,43 @@ public class ProcessedMessages {
     }
 
     /**
-     * A page of one consumer's unconfirmed IDs, in ID order: processed before {@code processedBefore}
-     * and after {@code afterId} ({@code ""} for the first page).
+     * A page of one consumer's unconfirmed IDs that one broker delivered, in ID order: processed before
+     * {@code processedBefore} and after {@code afterId} ({@code ""} for the first page).
      */
-    public List<ProcessedMessage> unconfirmed(String consumer, Instant processedBefore, String afterId, int limit) {
+    public List<ProcessedMessage> unconfirmed(
+            String consumer, String broker, Instant processedBefore, String afterId, int limit) {
         return entityManager
                 .createQuery(
-                        "select p from ProcessedMessage p where p.consumer = :consumer"
+                        "select p from ProcessedMessage p where p.consumer = :consumer and p.broker = :broker"
                                 + " and p.acknowledgedAt is null and p.processedAt < :before and p.messageId > :after"
                                 + " order by p.messageId",
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
+                .setParameter("broker", broker)
                 .setParameter("before", utc(processedBefore))
                 .setParameter("after", StoredIds.stored(afterId))
                 .setMaxResults(limit)
                 .getResultList();
+    }
+
+    /**
+     * How many of one consumer's IDs other brokers delivered (or an unknown one, under {@code null}) wait
+     * unconfirmed, by broker: the view of the given broker cannot confirm them.
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, String broker) {
+        Map<String, Long> counts = new HashMap<>();
+        entityManager
+                .createQuery(
+                        "select p.broker, count(p) from ProcessedMessage p where p.consumer = :consumer"
+                                + " and p.acknowledgedAt is null and (p.broker is null or p.broker <> :broker)"
+                                + " group by p.broker",
+                        Object[].class)
+                .setParameter("consumer", consumer)
+                .setParameter("broker", broker)
+                .getResultList()
+                .forEach(row -> counts.put((String) row[0], (Long) row[1]));
+        return counts;
     }
 
     /** Marks IDs whose messages are confirmed gone from the broker; those already marked keep their time. */

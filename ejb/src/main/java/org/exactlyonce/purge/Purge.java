@@ -108,9 +108,13 @@ public class Purge {
     public synchronized PurgeReport purgeNow() {
         Instant start = clock.instant();
         Tally tally = new Tally();
-        List<String> unconfirmable = new ArrayList<>();
+        Map<String, List<String>> unconfirmable = new TreeMap<>();
         for (String consumer : consumers.names()) {
-            confirm(consumer, start, tally).ifPresent(reason -> unconfirmable.add(consumer + ": " + reason));
+            List<String> reasons = confirm(consumer, start, tally);
+            if (!reasons.isEmpty()) {
+                unconfirmable.put(consumer, reasons);
+            }
+            metrics.purgeCouldNotConfirm(consumer, !reasons.isEmpty());
             deleteExpired(consumer, start, tally);
             count(consumer, tally);
         }
@@ -132,22 +136,55 @@ public class Purge {
         return Optional.ofNullable(lastRun);
     }
 
-    /** Confirms the consumer's IDs whose messages have left its queue; returns why it could not, if so. */
-    private Optional<String> confirm(String consumer, Instant now, Tally tally) {
+    /**
+     * Confirms the consumer's IDs whose messages have left its queue on this server's broker.
+     *
+     * @return why some of its IDs could not be confirmed: the broker cannot tell, or other brokers
+     *     delivered them
+     */
+    private List<String> confirm(String consumer, Instant now, Tally tally) {
         Optional<ConsumerDestination> destination = consumers.destinationOf(consumer);
         if (destination.isEmpty()) {
-            return Optional.of("no delivery has recorded the destination it reads yet");
+            return List.of("no delivery has recorded the destination it reads yet");
         }
         if (destination.get().kind() != ConsumerDestination.Kind.QUEUE) {
-            return Optional.of("it reads " + destination.get() + ", and no broker view confirms topic subscriptions");
+            return List.of("it reads " + destination.get() + ", and no broker view confirms topic subscriptions");
         }
-        String queue = destination.get().destination();
+        String brokerName;
+        try {
+            brokerName = broker.broker();
+        } catch (BrokerCannotTell e) {
+            return List.of(String.valueOf(e.getMessage()));
+        }
+        List<String> reasons = new ArrayList<>(elsewhere(consumer, brokerName));
+        confirmOnQueue(consumer, brokerName, destination.get().destination(), now, tally)
+                .ifPresent(reasons::add);
+        return reasons;
+    }
+
+    /** The consumer's unconfirmed IDs that other brokers delivered, which this server cannot confirm. */
+    private List<String> elsewhere(String consumer, String brokerName) {
+        try {
+            List<String> reasons = new ArrayList<>();
+            processedMessages
+                    .unconfirmedOfOtherBrokers(consumer, brokerName)
+                    .forEach((other, ids) -> reasons.add(ids + " unconfirmed IDs from "
+                            + (other == null ? "a broker that did not name itself" : "broker " + other)
+                            + ": this server sees broker " + brokerName));
+            return reasons;
+        } catch (RuntimeException e) {
+            return List.of("its IDs of other brokers could not be counted: " + e);
+        }
+    }
+
+    private Optional<String> confirmOnQueue(
+            String consumer, String brokerName, String queue, Instant now, Tally tally) {
         Instant processedBefore = now.minus(settings.gracePeriod());
         String after = "";
         try {
             List<ProcessedMessage> candidates;
             do {
-                candidates = unconfirmed(consumer, processedBefore, after);
+                candidates = unconfirmed(consumer, brokerName, processedBefore, after);
                 if (candidates.isEmpty()) {
                     break;
                 }
@@ -179,11 +216,12 @@ public class Purge {
     }
 
     /** Up to {@link #PAGES_PER_LOOK} pages of unconfirmed IDs after the given one, in ID order. */
-    private List<ProcessedMessage> unconfirmed(String consumer, Instant processedBefore, String after) {
+    private List<ProcessedMessage> unconfirmed(
+            String consumer, String brokerName, Instant processedBefore, String after) {
         List<ProcessedMessage> candidates = new ArrayList<>();
         List<ProcessedMessage> page;
         do {
-            page = processedMessages.unconfirmed(consumer, processedBefore, after, settings.batchSize());
+            page = processedMessages.unconfirmed(consumer, brokerName, processedBefore, after, settings.batchSize());
             candidates.addAll(page);
             after = page.isEmpty() ? after : page.get(page.size() - 1).messageId();
         } while (page.size() == settings.batchSize() && candidates.size() < settings.batchSize() * PAGES_PER_LOOK);

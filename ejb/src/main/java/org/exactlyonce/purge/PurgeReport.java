@@ -15,7 +15,8 @@ import org.exactlyonce.processed.IdTableCounts;
  * @param keptPending IDs kept unconfirmed because their messages are still on the broker
  * @param deleted acknowledged IDs deleted after the dedup window
  * @param failedBatches batches rolled back (a lock conflict with another server's purge, an outage), retried next run
- * @param unconfirmable consumers whose IDs could not be confirmed this run, and why (kept, retried next run)
+ * @param unconfirmable consumers some of whose IDs this server could not confirm this run, with the reasons
+ *     (the IDs are kept, and retried next run)
  * @param idTables each consumer's rows in the processed-ID table at the end of the run
  */
 public record PurgeReport(
@@ -25,8 +26,13 @@ public record PurgeReport(
         int keptPending,
         int deleted,
         int failedBatches,
-        List<String> unconfirmable,
+        Map<String, List<String>> unconfirmable,
         Map<String, IdTableCounts> idTables) {
+
+    /** Why this run could not confirm some of the consumer's IDs; empty when it could confirm them all. */
+    public List<String> unconfirmableOf(String consumer) {
+        return unconfirmable.getOrDefault(consumer, List.of());
+    }
 
     /** The run's one log line. */
     public String summary() {

@@ -174,7 +174,8 @@ class ConsoleIT {
                 List.of("exactlyonce_deliveries_total{", "outcome=\"processed\""),
                 List.of("exactlyonce_processed_last_minute{"),
                 List.of("exactlyonce_ids{", "state=\"unconfirmed\""),
-                List.of("exactlyonce_oldest_unconfirmed_seconds{"))) {
+                List.of("exactlyonce_oldest_unconfirmed_seconds{"),
+                List.of("exactlyonce_purge_unconfirmable{"))) {
             assertTrue(
                     metrics.lines()
                             .filter(line -> line.startsWith(metric.get(0)))

@@ -21,6 +21,9 @@ final class CrashSuite {
     static final List<String> CRASH_POINTS =
             List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", "PURGE_DELETING", "KILL");
 
+    /** The points a delivery reaches, armed before the credits are sent; the purge's are armed after. */
+    private static final List<String> DELIVERY_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT");
+
     private final LedgerClient ledger;
     private final TestServer server;
     private final Random random = new Random();
@@ -35,7 +38,9 @@ final class CrashSuite {
      * times at the given points in turn while they are processed, waits until they are, and checks.
      * The credits are sent in shares, one before each crash: after every restart deliveries come
      * again, which a restarted server's purge needs (it learns a consumer's queue from a delivery),
-     * and a long run still has deliveries and purges to crash in at its end.
+     * and a long run still has deliveries and purges to crash in at its end. A delivery's crash point
+     * is armed before its share is sent (a fast server would otherwise have processed the share
+     * before), a purge's after.
      */
     Result run(int messages, int crashes, List<String> points, boolean atLeastOnce) throws Exception {
         String account = "crash-" + UUID.randomUUID();
@@ -43,8 +48,12 @@ final class CrashSuite {
         List<String> crashed = new ArrayList<>();
         try {
             for (int i = 0; i < crashes; i++) {
+                String point = points.get(i % points.size());
+                if (DELIVERY_POINTS.contains(point)) { // armed first: the share's first delivery reaches it
+                    ledger.armCrash(point);
+                }
                 sent.addAll(send(account, shareOf(messages, crashes, i), atLeastOnce));
-                crashed.add(crash(points.get(i % points.size())));
+                crashed.add(crash(point));
                 server.restart();
             }
         } finally {
@@ -72,7 +81,13 @@ final class CrashSuite {
     Result runWithOutage(int messages, PostgreSql database, Duration outage) throws Exception {
         String account = "outage-" + UUID.randomUUID();
         List<String> sent = send(account, messages, false);
-        Await.pause(Duration.ofSeconds(3)); // messages flow
+        Await.until( // then at once: a fast server processes them all within a few seconds
+                "a tenth of the credits is booked",
+                Duration.ofSeconds(30),
+                () -> ledger.effects(account).size() >= messages / 10);
+        if (ledger.effects(account).size() == messages) {
+            throw new AssertionError("every credit was booked before the database could stop: no outage tested");
+        }
         database.stop();
         try {
             Await.pause(outage);
@@ -104,7 +119,9 @@ final class CrashSuite {
             server.kill();
             return point;
         }
-        ledger.armCrash(point);
+        if (!DELIVERY_POINTS.contains(point)) {
+            ledger.armCrash(point);
+        }
         try {
             // longer than the test servers' dedup window (a minute) and a purge period: an ID acknowledged
             // at the point before is deleted within it, so a short run reaches PURGE_DELETING too

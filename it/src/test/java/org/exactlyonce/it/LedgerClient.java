@@ -219,6 +219,14 @@ final class LedgerClient {
         return consumer == null || consumer.isNull("lastPurge") ? null : consumer.getJsonObject("lastPurge");
     }
 
+    /** The consumer's unconfirmed IDs, as the server's last purge counted them; -1 before its first count. */
+    long unconfirmedIds() {
+        JsonObject consumer = consumer();
+        return consumer != null && consumer.get("idTable") instanceof JsonObject idTable
+                ? idTable.getJsonNumber("unconfirmed").longValue()
+                : -1;
+    }
+
     long balance(String account) {
         return account(account).getJsonNumber("balance").longValue();
     }

@@ -81,6 +81,7 @@ public class ConsumersResource {
                         : idTable.oldestUnconfirmedAge(Instant.now())
                                 .map(Duration::toSeconds)
                                 .orElse(null),
+                lastPurge == null ? List.of() : lastPurge.unconfirmableOf(consumer),
                 lastPurge);
     }
 
@@ -97,6 +98,8 @@ public class ConsumersResource {
      * @param idTable the consumer's rows in the processed-ID table as the last purge counted them;
      *     {@code null} before the server's first purge run
      * @param oldestUnconfirmedAgeSeconds age of the oldest unconfirmed ID, as the last purge found it
+     * @param unconfirmable why the last purge could not confirm some of its IDs (which it keeps); empty
+     *     when it could confirm them all
      * @param lastPurge the server's last purge run, if any
      */
     public record ConsumerStatus(
@@ -107,5 +110,6 @@ public class ConsumersResource {
             long parkedNow,
             IdTableCounts idTable,
             Long oldestUnconfirmedAgeSeconds,
+            List<String> unconfirmable,
             PurgeReport lastPurge) {}
 }

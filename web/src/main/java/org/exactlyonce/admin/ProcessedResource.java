@@ -41,12 +41,16 @@ public class ProcessedResource {
                 .orElseThrow(() -> new NotFoundException(consumer + " has no record of message " + messageId));
     }
 
-    /** A processed ID as the table holds it; {@code acknowledgedAt} is null while unconfirmed. */
+    /**
+     * A processed ID as the table holds it; {@code acknowledgedAt} is null while unconfirmed, {@code
+     * broker} (the broker that delivered it) when it was not recorded.
+     */
     public record ProcessedId(
             String consumer,
             String messageId,
             Instant processedAt,
             String jmsMessageId,
+            String broker,
             ProcessedMessage.State state,
             Instant acknowledgedAt) {
 
@@ -56,6 +60,7 @@ public class ProcessedResource {
                     found.messageId(),
                     found.processedAt(),
                     found.jmsMessageId(),
+                    found.broker().orElse(null),
                     found.state(),
                     found.acknowledgedAt().orElse(null));
         }

@@ -79,6 +79,16 @@ final class MessagingEngineQueues {
         return described;
     }
 
+    /** Whether this server hosts a messaging engine. */
+    boolean hostsEngine() {
+        try {
+            return !server.queryNames(new ObjectName("WebSphere:feature=wasJmsServer,type=MessagingEngine,*"), null)
+                    .isEmpty();
+        } catch (JMException e) {
+            return false;
+        }
+    }
+
     private ObjectName queue(String queueName) throws JMException {
         ObjectName queue = new ObjectName("WebSphere:feature=wasJmsServer,type=Queue,name=" + queueName);
         if (!server.isRegistered(queue)) {

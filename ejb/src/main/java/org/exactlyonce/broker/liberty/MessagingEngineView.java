@@ -3,10 +3,15 @@ package org.exactlyonce.broker.liberty;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
+import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSRuntimeException;
+import jakarta.jms.Message;
+import jakarta.jms.TemporaryQueue;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import javax.management.JMException;
 import org.exactlyonce.broker.BrokerCannotTell;
@@ -36,6 +41,49 @@ public class MessagingEngineView implements BrokerView {
     BrokerConnections connections;
 
     private final MessagingEngineQueues engineQueues = new MessagingEngineQueues();
+
+    /** How long the probe that learns the engine's name waits for its message. */
+    private static final long PROBE_MILLIS = 5_000;
+
+    private volatile String engineUuid;
+
+    /** The engine's UUID, which the engine writes at the start of every system message ID it assigns. */
+    @Override
+    public Optional<String> brokerOf(Message message) {
+        try {
+            String systemMessageId = message.getStringProperty(SYSTEM_MESSAGE_ID);
+            int end = systemMessageId == null ? -1 : systemMessageId.indexOf('_');
+            return end > 0 ? Optional.of(systemMessageId.substring(0, end)) : Optional.empty();
+        } catch (JMSException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The UUID of this server's messaging engine, learned once from a message sent to a temporary queue
+     * on it; it lasts as long as the engine's message store.
+     */
+    @Override
+    public String broker() throws BrokerCannotTell {
+        String known = engineUuid;
+        if (known != null) {
+            return known;
+        }
+        if (!engineQueues.hostsEngine()) {
+            throw new BrokerCannotTell("this server hosts no messaging engine, so it sees no queue's messages");
+        }
+        try (JMSContext jms = connections.connectionFactory().createContext()) {
+            TemporaryQueue probe = jms.createTemporaryQueue();
+            jms.createProducer().send(probe, "exactly-once: which engine is this?");
+            Message echo = jms.createConsumer(probe).receive(PROBE_MILLIS);
+            engineUuid = Optional.ofNullable(echo)
+                    .flatMap(this::brokerOf)
+                    .orElseThrow(() -> new BrokerCannotTell("the messaging engine did not name itself"));
+            return engineUuid;
+        } catch (JMSException | JMSRuntimeException e) {
+            throw new BrokerCannotTell("the messaging engine cannot be asked its name: " + e, e);
+        }
+    }
 
     @Override
     public Set<String> stillOnQueue(String queueName, Collection<Candidate> candidates) throws BrokerCannotTell {

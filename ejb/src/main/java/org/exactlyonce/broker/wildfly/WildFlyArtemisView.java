@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
+import jakarta.jms.Message;
 import jakarta.json.JsonException;
 import java.lang.management.ManagementFactory;
 import java.util.Collection;
@@ -29,6 +30,9 @@ public class WildFlyArtemisView implements BrokerView {
     /** WildFly's JMS queues carry this prefix in their Artemis addresses. */
     private static final String JMS_QUEUE_PREFIX = "jms.queue.";
 
+    /** The property in which Artemis keeps a dead-lettered message's address before. */
+    private static final String ORIGINAL_ADDRESS = "_AMQ_ORIG_ADDRESS";
+
     @Inject
     MessageIds messageIds;
 
@@ -36,6 +40,44 @@ public class WildFlyArtemisView implements BrokerView {
     BrokerConnections connections;
 
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+
+    private volatile String nodeId;
+
+    /** The consumers read the server's own broker, in the same JVM. */
+    @Override
+    public Optional<String> brokerOf(Message message) {
+        try {
+            return Optional.of(broker());
+        } catch (BrokerCannotTell e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The node ID of the server's Artemis, which lasts as long as its journal; read through Artemis'
+     * own management bean, which WildFly registers with {@code jmx-management-enabled=true}.
+     */
+    @Override
+    public String broker() throws BrokerCannotTell {
+        String known = nodeId;
+        if (known != null) {
+            return known;
+        }
+        try {
+            ObjectName artemis =
+                    server.queryNames(new ObjectName("org.apache.activemq.artemis:broker=*"), null).stream()
+                            .filter(name -> name.getKeyPropertyList().size() == 1)
+                            .findFirst()
+                            .orElseThrow(
+                                    () -> new BrokerCannotTell(
+                                            "WildFly's Artemis registers no management bean: set"
+                                                    + " jmx-management-enabled=true on its server (wildfly-config/configure.cli does)"));
+            nodeId = (String) server.getAttribute(artemis, "NodeID");
+            return nodeId;
+        } catch (JMException e) {
+            throw new BrokerCannotTell("WildFly's Artemis cannot be asked its node ID: " + e, e);
+        }
+    }
 
     @Override
     public Set<String> stillOnQueue(String queue, Collection<Candidate> candidates) throws BrokerCannotTell {
@@ -48,7 +90,7 @@ public class WildFlyArtemisView implements BrokerView {
             addDeliveringAndScheduled(control, look); // again: a message delivered during the browse
             Optional<String> deadLetters = deadLetterQueueOf(control);
             if (deadLetters.isPresent()) {
-                browse(deadLetters.get(), look);
+                browseDeadLetters(deadLetters.get(), JMS_QUEUE_PREFIX + queue, look);
             }
             return look.pending(candidates);
         } catch (JMException | JMSException | JsonException e) {
@@ -65,6 +107,19 @@ public class WildFlyArtemisView implements BrokerView {
         connections.browse(
                 queue,
                 message -> look.addBrowsed(messageIds.usableIdOf(message).orElse(null), message.getJMSMessageID()));
+    }
+
+    /**
+     * The dead-lettered messages that came from the queue: Artemis names a message's address before it
+     * was dead-lettered; one that does not say is counted too, which only keeps an ID longer.
+     */
+    private void browseDeadLetters(String deadLetterQueue, String address, ArtemisLook look) throws JMSException {
+        connections.browse(deadLetterQueue, message -> {
+            String from = message.getStringProperty(ORIGINAL_ADDRESS);
+            if (from == null || from.equals(address)) {
+                look.addBrowsed(messageIds.usableIdOf(message).orElse(null), message.getJMSMessageID());
+            }
+        });
     }
 
     /** The jms-queue resource that WildFly names as the queue's JMS name. */

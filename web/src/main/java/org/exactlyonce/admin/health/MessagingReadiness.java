@@ -1,5 +1,6 @@
 package org.exactlyonce.admin.health;
 
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSContext;
@@ -9,10 +10,12 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.exactlyonce.broker.BrokerConnections;
+import org.exactlyonce.purge.Purge;
 
 /**
  * Readiness: the messaging engine accepts a connection through the engine's connection factory. Without
- * it the purge cannot confirm IDs and parked messages cannot be replayed.
+ * it the purge cannot confirm IDs and parked messages cannot be replayed. Its data also lists the
+ * consumers whose IDs the last purge could not confirm, and why.
  */
 @Readiness
 @ApplicationScoped
@@ -23,6 +26,9 @@ public class MessagingReadiness implements HealthCheck {
     @Inject
     BrokerConnections connections;
 
+    @EJB
+    Purge purge;
+
     @Override
     public HealthCheckResponse call() {
         try {
@@ -32,6 +38,7 @@ public class MessagingReadiness implements HealthCheck {
             return HealthCheckResponse.named(NAME)
                     .up()
                     .withData("connectionFactory", connections.connectionFactoryName())
+                    .withData("unconfirmable", unconfirmable())
                     .build();
         } catch (JMSException | JMSRuntimeException e) {
             return HealthCheckResponse.named(NAME)
@@ -40,5 +47,17 @@ public class MessagingReadiness implements HealthCheck {
                     .withData("problem", String.valueOf(e.getMessage()))
                     .build();
         }
+    }
+
+    /**
+     * The consumers some of whose IDs the last purge could not confirm, with the reasons: the server
+     * stays ready (it processes exactly once), but their processed-ID tables grow until an operator acts.
+     */
+    private String unconfirmable() {
+        return purge.lastRun()
+                .map(run -> run.unconfirmable().isEmpty()
+                        ? "none"
+                        : run.unconfirmable().toString())
+                .orElse("no purge has run yet");
     }
 }

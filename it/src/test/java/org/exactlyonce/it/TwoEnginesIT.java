@@ -1,0 +1,69 @@
+package org.exactlyonce.it;
+
+import static org.exactlyonce.it.ExactlyOnceIT.newId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two servers, each with its own messaging engine, consume queues of one name into one database
+ * ({@code it-engine-b}, which this test crashes, and {@code it-postgresql}, which purges meanwhile).
+ * Each processed ID records the engine that delivered it, so a server confirms only its own engine's
+ * IDs: an ID whose message is still on the other engine outlives the dedup window however often the
+ * other server purges.
+ */
+class TwoEnginesIT {
+
+    /** it-postgresql's dedup window, and a few of its purge periods. */
+    private static final Duration DEDUP_WINDOW_AND_PURGES =
+            Duration.ofMinutes(1).plusSeconds(10);
+
+    private final LedgerClient crashing = new LedgerClient();
+    private final LedgerClient purging = new LedgerClient(System.getProperty("it.second-base-url"));
+    private final TestServer server = TestServer.of(crashing);
+    private final String account = "acct-" + UUID.randomUUID();
+
+    @Test
+    void anIdStillOnOneEngineOutlivesTheOtherServersPurgesAndItsRedeliveryIsDropped() throws Exception {
+        String id = newId();
+        crashing.sendCredit(creditThatCrashesAfterCommit(id));
+        Await.until(
+                "the credit is committed",
+                Duration.ofSeconds(30),
+                () -> purging.processed(id).isPresent());
+        server.awaitCrash();
+
+        Await.pause(DEDUP_WINDOW_AND_PURGES); // the message waits on the crashed server's engine
+        JsonObject purge = purging.purgeNow();
+
+        assertEquals(
+                "UNCONFIRMED",
+                purging.processed(id).orElseThrow().getString("state"),
+                "the other server's purges keep the ID: " + purge);
+        assertTrue(
+                purge.toString().contains("unconfirmed IDs from broker"),
+                "the purge reports the IDs of the engine it does not see: " + purge);
+        server.restart();
+        Await.until("the redelivery is dropped", Duration.ofMinutes(2), () -> crashing.duplicates() >= 1);
+        assertEquals(30, crashing.balance(account));
+        assertEquals(1, crashing.account(account).getJsonNumber("credits").longValue());
+    }
+
+    private JsonObject creditThatCrashesAfterCommit(String id) {
+        return Json.createObjectBuilder()
+                .add("messageId", id)
+                .add("account", account)
+                .add("amount", 30)
+                .add(
+                        "faults",
+                        Json.createObjectBuilder()
+                                .add("crashAt", "AFTER_COMMIT")
+                                .add("pauseMillis", 500))
+                .build();
+    }
+}
