@@ -21,8 +21,13 @@ final class CrashSuite {
     static final List<String> CRASH_POINTS =
             List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", "PURGE_DELETING", "KILL");
 
-    /** The points a delivery reaches, armed before the credits are sent; the purge's are armed after. */
+    /** The points a delivery reaches. */
     private static final List<String> DELIVERY_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT");
+
+    /** How long each credit's processing takes: a share before a delivery's crash point, and else. */
+    private static final Duration SLOW = Duration.ofMillis(250);
+
+    private static final Duration FAST = Duration.ofMillis(25);
 
     private final LedgerClient ledger;
     private final TestServer server;
@@ -38,9 +43,7 @@ final class CrashSuite {
      * times at the given points in turn while they are processed, waits until they are, and checks.
      * The credits are sent in shares, one before each crash: after every restart deliveries come
      * again, which a restarted server's purge needs (it learns a consumer's queue from a delivery),
-     * and a long run still has deliveries and purges to crash in at its end. A delivery's crash point
-     * is armed before its share is sent (a fast server would otherwise have processed the share
-     * before), a purge's after.
+     * and a long run still has deliveries and purges to crash in at its end.
      */
     Result run(int messages, int crashes, List<String> points, boolean atLeastOnce) throws Exception {
         String account = "crash-" + UUID.randomUUID();
@@ -49,10 +52,10 @@ final class CrashSuite {
         try {
             for (int i = 0; i < crashes; i++) {
                 String point = points.get(i % points.size());
-                if (DELIVERY_POINTS.contains(point)) { // armed first: the share's first delivery reaches it
-                    ledger.armCrash(point);
-                }
-                sent.addAll(send(account, shareOf(messages, crashes, i), atLeastOnce));
+                // a delivery's point is armed while the share is still being processed: slower credits,
+                // or a fast server would have processed them all before
+                Duration processing = DELIVERY_POINTS.contains(point) ? SLOW : FAST;
+                sent.addAll(send(account, shareOf(messages, crashes, i), atLeastOnce, processing));
                 crashed.add(crash(point));
                 server.restart();
             }
@@ -62,7 +65,7 @@ final class CrashSuite {
             }
         }
         if (sent.size() < messages) { // no crash
-            sent.addAll(send(account, messages - sent.size(), atLeastOnce));
+            sent.addAll(send(account, messages - sent.size(), atLeastOnce, FAST));
         }
         awaitAllProcessed(account, messages);
         return Result.of(sent, crashed, 0, ledger.effects(account));
@@ -80,7 +83,7 @@ final class CrashSuite {
      */
     Result runWithOutage(int messages, PostgreSql database, Duration outage) throws Exception {
         String account = "outage-" + UUID.randomUUID();
-        List<String> sent = send(account, messages, false);
+        List<String> sent = send(account, messages, false, FAST);
         Await.until( // then at once: a fast server processes them all within a few seconds
                 "a tenth of the credits is booked",
                 Duration.ofSeconds(30),
@@ -99,14 +102,14 @@ final class CrashSuite {
     }
 
     /** @return the IDs sent (the re-sent duplicates among them only once) */
-    private List<String> send(String account, int messages, boolean atLeastOnce) {
+    private List<String> send(String account, int messages, boolean atLeastOnce, Duration processing) {
         String prefix = ledger.sendBulk(Json.createObjectBuilder()
                         .add("account", account)
                         .add("count", messages)
                         .add("amount", 1)
                         .add("duplicateShare", 0.1)
                         .add("atLeastOnce", atLeastOnce)
-                        .add("faults", Json.createObjectBuilder().add("processMillis", 25))
+                        .add("faults", Json.createObjectBuilder().add("processMillis", processing.toMillis()))
                         .build())
                 .getString("idPrefix");
         return IntStream.range(0, messages).mapToObj(i -> prefix + i).toList();
@@ -119,9 +122,7 @@ final class CrashSuite {
             server.kill();
             return point;
         }
-        if (!DELIVERY_POINTS.contains(point)) {
-            ledger.armCrash(point);
-        }
+        ledger.armCrash(point);
         try {
             // longer than the test servers' dedup window (a minute) and a purge period: an ID acknowledged
             // at the point before is deleted within it, so a short run reaches PURGE_DELETING too
