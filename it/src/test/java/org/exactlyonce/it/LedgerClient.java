@@ -61,6 +61,20 @@ final class LedgerClient {
                 .build());
     }
 
+    /** A credit whose delivery halts the server after the commit, before the acknowledgement, after a pause. */
+    static JsonObject creditThatCrashesAfterCommit(String id, String account, long amount, Duration pause) {
+        return Json.createObjectBuilder()
+                .add("messageId", id)
+                .add("account", account)
+                .add("amount", amount)
+                .add(
+                        "faults",
+                        Json.createObjectBuilder()
+                                .add("crashAt", "AFTER_COMMIT")
+                                .add("pauseMillis", pause.toMillis()))
+                .build();
+    }
+
     void sendCredit(JsonObject order) {
         HttpResponse<String> response = post("/ledger/api/credits", order);
         expect(202, response);

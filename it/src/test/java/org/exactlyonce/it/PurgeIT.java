@@ -29,7 +29,7 @@ class PurgeIT {
     @Test
     void idOfAMessageStillInFlightIsNeverPurged() throws Exception {
         String id = newId();
-        ledger.sendCredit(creditThatCrashesAfterCommit(id, Duration.ofSeconds(15)));
+        ledger.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofSeconds(15)));
 
         Await.until(
                 "the credit is committed",
@@ -123,19 +123,6 @@ class PurgeIT {
 
     private static boolean isAtMostOneBatch(long tableSize) {
         return tableSize >= 0 && tableSize <= BATCH_SIZE;
-    }
-
-    private JsonObject creditThatCrashesAfterCommit(String id, Duration pause) {
-        return Json.createObjectBuilder()
-                .add("messageId", id)
-                .add("account", account)
-                .add("amount", 30)
-                .add(
-                        "faults",
-                        Json.createObjectBuilder()
-                                .add("crashAt", "AFTER_COMMIT")
-                                .add("pauseMillis", pause.toMillis()))
-                .build();
     }
 
     /** The processed-ID table's size, sampled every second in the background, for the record. */

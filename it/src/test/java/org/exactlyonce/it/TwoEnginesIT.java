@@ -4,7 +4,6 @@ import static org.exactlyonce.it.ExactlyOnceIT.newId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.UUID;
@@ -31,7 +30,7 @@ class TwoEnginesIT {
     @Test
     void anIdStillOnOneEngineOutlivesTheOtherServersPurgesAndItsRedeliveryIsDropped() throws Exception {
         String id = newId();
-        crashing.sendCredit(creditThatCrashesAfterCommit(id));
+        crashing.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofMillis(500)));
         Await.until(
                 "the credit is committed",
                 Duration.ofSeconds(30),
@@ -52,18 +51,5 @@ class TwoEnginesIT {
         Await.until("the redelivery is dropped", Duration.ofMinutes(2), () -> crashing.duplicates() >= 1);
         assertEquals(30, crashing.balance(account));
         assertEquals(1, crashing.account(account).getJsonNumber("credits").longValue());
-    }
-
-    private JsonObject creditThatCrashesAfterCommit(String id) {
-        return Json.createObjectBuilder()
-                .add("messageId", id)
-                .add("account", account)
-                .add("amount", 30)
-                .add(
-                        "faults",
-                        Json.createObjectBuilder()
-                                .add("crashAt", "AFTER_COMMIT")
-                                .add("pauseMillis", 500))
-                .build();
     }
 }
