@@ -152,8 +152,11 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      * <p>Defaults to the application, module and bean name that the server keys the bean by, such as
      * {@code exactly-once-sample/ledger/LedgerConsumer}, which is unique per deployment. Override it to
      * keep the name, and with it the IDs processed so far, when the class, the module or the
-     * application is renamed. At most 100 characters, without leading or trailing white space; checked
-     * when the bean's first instance is created, before its first message.
+     * application is renamed. At most 100 characters, without leading or trailing white space. An
+     * override that needs nothing the container injects is checked at deployment, on an instance made
+     * for the check (so it must not depend on the instance being a live bean); the default name, and
+     * an override that needs the container, when the bean's first instance is created, before its
+     * first message.
      */
     protected String consumerName() {
         try {

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /** The test phase's server log ({@code it.server-log}): Liberty's messages.log, WildFly's server.log. */
@@ -14,9 +16,16 @@ final class ServerLog {
 
     /** How many lines mention the text, in any case. */
     long linesMentioning(String text) {
-        String wanted = text.toLowerCase(Locale.ROOT);
+        return linesMentioningAll(text);
+    }
+
+    /** How many lines mention every one of the texts, in any case. */
+    long linesMentioningAll(String... texts) {
+        List<String> wanted =
+                Arrays.stream(texts).map(text -> text.toLowerCase(Locale.ROOT)).toList();
         try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) { // any byte: logs hold what messages carried
-            return lines.filter(line -> line.toLowerCase(Locale.ROOT).contains(wanted))
+            return lines.map(line -> line.toLowerCase(Locale.ROOT))
+                    .filter(line -> wanted.stream().allMatch(line::contains))
                     .count();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the server log " + log, e);
