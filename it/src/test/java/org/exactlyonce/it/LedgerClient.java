@@ -316,6 +316,16 @@ final class LedgerClient {
                 .toList();
     }
 
+    /** Puts a copy of a credit with this ID on the exception destination, as the broker does after its last delivery. */
+    void putDeadLetter(String messageId) {
+        expect(204, call("POST", "/ledger/api/dead-letters/" + encoded(messageId), null, false));
+    }
+
+    /** Takes the messages with this ID off the exception destination, as an operator does. */
+    void takeDeadLetter(String messageId) {
+        expect(204, call("DELETE", "/ledger/api/dead-letters/" + encoded(messageId), null, false));
+    }
+
     /** The server's MicroProfile Health readiness answer: its status code and its checks. */
     HttpResponse<String> readiness() {
         return send(

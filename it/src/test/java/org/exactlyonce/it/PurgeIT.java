@@ -52,6 +52,27 @@ class PurgeIT {
     }
 
     /**
+     * A message the broker gave up on waits on the exception destination, from where an operator can
+     * move it back to its queue: its ID stays until the message is gone from there too.
+     */
+    @Test
+    void idOfAMessageOnTheExceptionDestinationIsKeptUntilTheMessageIsTakenOff() {
+        String id = newId();
+        ledger.putDeadLetter(id); // first: the purge deletes an ID as soon as its credit is acknowledged
+        ledger.sendCredit(id, account, 6);
+        Await.untilEquals("the credit is booked", 6L, Duration.ofSeconds(30), () -> ledger.balance(account));
+        JsonObject purge = ledger.purgeNow();
+        Await.pause(PURGE_INTERVAL.multipliedBy(2)); // and the timer's runs
+
+        assertTrue(ledger.processed(id).isPresent(), "kept while its message waits there: " + purge);
+        ledger.takeDeadLetter(id);
+        Await.until(
+                "the ID is purged once the message is taken off",
+                Duration.ofSeconds(30),
+                () -> ledger.processed(id).isEmpty());
+    }
+
+    /**
      * The purge keeps the processed ID of a message that is also parked, however old it is, so that a
      * late replay of the parked copy is still recognised and refused instead of booked a second time.
      */

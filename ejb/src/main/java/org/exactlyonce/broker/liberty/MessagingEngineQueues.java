@@ -89,8 +89,17 @@ final class MessagingEngineQueues {
         }
     }
 
+    /** Whether this server's engine has the queue. */
+    boolean hostsQueue(String queueName) throws JMException {
+        return server.isRegistered(queueBean(queueName));
+    }
+
+    private static ObjectName queueBean(String queueName) throws JMException {
+        return new ObjectName("WebSphere:feature=wasJmsServer,type=Queue,name=" + queueName);
+    }
+
     private ObjectName queue(String queueName) throws JMException {
-        ObjectName queue = new ObjectName("WebSphere:feature=wasJmsServer,type=Queue,name=" + queueName);
+        ObjectName queue = queueBean(queueName);
         if (!server.isRegistered(queue)) {
             throw new JMException("this server hosts no messaging engine with queue " + queueName
                     + ", so it cannot see messages in flight");

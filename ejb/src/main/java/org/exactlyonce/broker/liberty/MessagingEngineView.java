@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import javax.management.JMException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.broker.BrokerView;
@@ -24,8 +25,9 @@ import org.exactlyonce.consume.MessageIds;
 /**
  * Open Liberty's messaging engine, as the server that hosts it sees it: in one {@link QueueLook}, the
  * engine's listing of every message ({@link MessagingEngineQueues}) and a browse of the available ones,
- * which also finds a producer's re-sends of an ID. A server that reads a remote engine has no listing,
- * and says so.
+ * which also finds a producer's re-sends of an ID; then a browse of the exception destinations, where
+ * the engine moves a message it gave up on and from where an operator can move it back. A server that
+ * reads a remote engine has no listing, and says so.
  */
 @ApplicationScoped
 @Typed(MessagingEngineView.class)
@@ -41,6 +43,20 @@ public class MessagingEngineView implements BrokerView {
     BrokerConnections connections;
 
     private final MessagingEngineQueues engineQueues = new MessagingEngineQueues();
+
+    /** Where the engine says a message on an exception destination came from. */
+    private static final String PROBLEM_DESTINATION = "JMS_IBM_ExceptionProblemDestination";
+
+    /**
+     * The queues that the engine's queues name as {@code exceptionDestination}, where it moves a message
+     * after its last delivery; the engine's default is {@code _SYSTEM.Exception.Destination}. Liberty
+     * does not tell an application which exception destination a queue names, so they are configured.
+     */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.purge.exception-destinations", defaultValue = DEFAULT_EXCEPTION_DESTINATION)
+    List<String> exceptionDestinations;
+
+    static final String DEFAULT_EXCEPTION_DESTINATION = "_SYSTEM.Exception.Destination";
 
     /** How long the probe that learns the engine's name waits for its message. */
     private static final long PROBE_MILLIS = 5_000;
@@ -92,11 +108,35 @@ public class MessagingEngineView implements BrokerView {
             Set<String> wanted = new HashSet<>();
             candidates.forEach(candidate -> wanted.add(candidate.messageId()));
             Browsed browsed = browse(queueName, wanted);
-            return QueueLook.pending(
-                    listed, browsed, candidates, engineIds -> engineQueues.jmsMessageIdsOf(queueName, engineIds));
+            Set<String> pending = new HashSet<>(QueueLook.pending(
+                    listed, browsed, candidates, engineIds -> engineQueues.jmsMessageIdsOf(queueName, engineIds)));
+            for (String exceptionDestination : exceptionDestinations) { // after: a message moved meanwhile is there
+                pending.addAll(givenUp(exceptionDestination, queueName, wanted));
+            }
+            return pending;
         } catch (JMException | JMSException e) {
             throw new BrokerCannotTell(String.valueOf(e.getMessage()), e);
         }
+    }
+
+    /**
+     * The wanted IDs of messages from the queue that wait on the exception destination; one that does
+     * not name its queue is counted too, which only keeps an ID longer.
+     */
+    private Set<String> givenUp(String exceptionDestination, String queueName, Set<String> wanted)
+            throws JMException, JMSException, BrokerCannotTell {
+        if (!engineQueues.hostsQueue(exceptionDestination)) {
+            throw new BrokerCannotTell("exactlyonce.purge.exception-destinations names " + exceptionDestination
+                    + ", which is no queue on this server's messaging engine");
+        }
+        Set<String> found = new HashSet<>();
+        connections.browse(exceptionDestination, message -> {
+            String from = message.getStringProperty(PROBLEM_DESTINATION);
+            if (from == null || from.equals(queueName)) {
+                messageIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
+            }
+        });
+        return found;
     }
 
     private Browsed browse(String queueName, Set<String> wanted) throws JMSException {
