@@ -155,7 +155,8 @@ function actionButton(label, className, confirmed, action) {
 
 async function purgeNow() {
     const { body: report } = await api("purge", { method: "POST", headers: CHANGE_HEADERS });
-    $("purge-result").textContent = `Purge: ${report.confirmed} confirmed, ${report.deleted} deleted, `
+    const byAge = report.confirmedByAge > 0 ? `${report.confirmedByAge} confirmed by age alone, ` : "";
+    $("purge-result").textContent = `Purge: ${report.confirmed} confirmed, ${byAge}${report.deleted} deleted, `
         + `${report.keptPending} still on the broker, in ${report.took}.`;
     await refreshConsumers();
 }

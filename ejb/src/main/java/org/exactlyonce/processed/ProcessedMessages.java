@@ -132,6 +132,28 @@ public class ProcessedMessages {
     }
 
     /**
+     * Up to {@code limit} of one consumer's unconfirmed IDs processed before the given time, in ID order:
+     * of every broker, or, when {@code exceptBroker} is given, of the other brokers (an unknown one
+     * included).
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<ProcessedMessage> unconfirmedBefore(
+            String consumer, Optional<String> exceptBroker, Instant processedBefore, int limit) {
+        TypedQuery<ProcessedMessage> query = entityManager
+                .createQuery(
+                        "select p from ProcessedMessage p where p.consumer = :consumer"
+                                + " and p.acknowledgedAt is null and p.processedAt < :before"
+                                + (exceptBroker.isPresent() ? " and (p.broker is null or p.broker <> :broker)" : "")
+                                + " order by p.messageId",
+                        ProcessedMessage.class)
+                .setParameter("consumer", consumer)
+                .setParameter("before", utc(processedBefore))
+                .setMaxResults(limit);
+        exceptBroker.ifPresent(broker -> query.setParameter("broker", broker));
+        return query.getResultList();
+    }
+
+    /**
      * How many of one consumer's IDs other brokers delivered (or an unknown one, under {@code null}) wait
      * unconfirmed, by broker: the view of the given broker cannot confirm them.
      */

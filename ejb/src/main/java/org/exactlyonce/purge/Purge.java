@@ -96,7 +96,10 @@ public class Purge {
         // not persistent: every server schedules its own purge at start, no timer database needed
         timers.createIntervalTimer(interval, interval, new TimerConfig("exactly-once purge", false));
         LOG.info(() -> "purge scheduled every " + settings.interval() + ", dedup window " + settings.dedupWindow()
-                + ", grace period " + settings.gracePeriod() + ", batches of " + settings.batchSize());
+                + ", grace period " + settings.gracePeriod() + ", batches of " + settings.batchSize()
+                + settings.confirmByAge()
+                        .map(age -> ", IDs no broker can be asked about taken as acknowledged after " + age)
+                        .orElse(""));
     }
 
     @Timeout
@@ -122,6 +125,7 @@ public class Purge {
                 start,
                 Duration.between(start, clock.instant()),
                 tally.confirmed,
+                tally.confirmedByAge,
                 tally.keptPending,
                 tally.deleted,
                 tally.failedBatches,
@@ -148,18 +152,59 @@ public class Purge {
             return List.of("no delivery has recorded the destination it reads yet");
         }
         if (destination.get().kind() != ConsumerDestination.Kind.QUEUE) {
-            return List.of("it reads " + destination.get() + ", and no broker view confirms topic subscriptions");
+            return unseen(
+                    consumer,
+                    now,
+                    tally,
+                    "it reads " + destination.get() + ", and no broker view confirms topic subscriptions");
         }
         String brokerName;
         try {
             brokerName = broker.broker();
         } catch (BrokerCannotTell e) {
-            return List.of(String.valueOf(e.getMessage()));
+            return unseen(consumer, now, tally, String.valueOf(e.getMessage()));
         }
+        confirmByAge(consumer, Optional.of(brokerName), now, tally);
         List<String> reasons = new ArrayList<>(elsewhere(consumer, brokerName));
-        confirmOnQueue(consumer, brokerName, destination.get().destination(), now, tally)
-                .ifPresent(reasons::add);
+        Optional<String> notOnQueue =
+                confirmOnQueue(consumer, brokerName, destination.get().destination(), now, tally);
+        if (notOnQueue.isPresent()) {
+            confirmByAge(consumer, Optional.empty(), now, tally);
+            reasons.add(notOnQueue.get());
+        }
         return reasons;
+    }
+
+    /** No view can tell about the consumer's IDs: at most their age, when configured. */
+    private List<String> unseen(String consumer, Instant now, Tally tally, String reason) {
+        confirmByAge(consumer, Optional.empty(), now, tally);
+        return List.of(reason);
+    }
+
+    /**
+     * Takes as acknowledged the unconfirmed IDs older than {@code exactlyonce.purge.confirm-by-age}, when
+     * it is set, that no view could be asked about: of every broker, or of brokers other than the one given.
+     */
+    private void confirmByAge(String consumer, Optional<String> exceptBroker, Instant now, Tally tally) {
+        if (settings.confirmByAge().isEmpty()) {
+            return;
+        }
+        Instant processedBefore = now.minus(settings.confirmByAge().get());
+        try {
+            List<String> old;
+            do {
+                old =
+                        processedMessages
+                                .unconfirmedBefore(consumer, exceptBroker, processedBefore, settings.batchSize())
+                                .stream()
+                                .map(ProcessedMessage::messageId)
+                                .toList();
+                tally.confirmedByAge += processedMessages.markAcknowledged(consumer, old, now);
+            } while (old.size() == settings.batchSize());
+        } catch (RuntimeException e) {
+            tally.failedBatches++;
+            LOG.warning(() -> "purge could not confirm " + consumer + "'s old IDs by age, will retry next run: " + e);
+        }
     }
 
     /** The consumer's unconfirmed IDs that other brokers delivered, which this server cannot confirm. */
@@ -271,6 +316,7 @@ public class Purge {
     /** Counts of one run. */
     private static final class Tally {
         int confirmed;
+        int confirmedByAge;
         int keptPending;
         int deleted;
         int failedBatches;

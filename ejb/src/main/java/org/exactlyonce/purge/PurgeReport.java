@@ -12,6 +12,8 @@ import org.exactlyonce.processed.IdTableCounts;
  * @param startedAt when the run started
  * @param took how long it ran
  * @param confirmed IDs newly confirmed acknowledged: their messages are gone from the broker
+ * @param confirmedByAge IDs no broker view could be asked about, taken as acknowledged because they
+ *     are older than {@code exactlyonce.purge.confirm-by-age}; zero unless that is configured
  * @param keptPending IDs kept unconfirmed because their messages are still on the broker
  * @param deleted acknowledged IDs deleted after the dedup window
  * @param failedBatches batches rolled back (a lock conflict with another server's purge, an outage), retried next run
@@ -23,6 +25,7 @@ public record PurgeReport(
         Instant startedAt,
         Duration took,
         int confirmed,
+        int confirmedByAge,
         int keptPending,
         int deleted,
         int failedBatches,
@@ -36,7 +39,8 @@ public record PurgeReport(
 
     /** The run's one log line. */
     public String summary() {
-        return "purge: confirmed=" + confirmed + " kept-pending=" + keptPending + " deleted=" + deleted + " took="
+        return "purge: confirmed=" + confirmed + (confirmedByAge == 0 ? "" : " confirmed-by-age=" + confirmedByAge)
+                + " kept-pending=" + keptPending + " deleted=" + deleted + " took="
                 + took.toMillis() + "ms" + (unconfirmable.isEmpty() ? "" : " unconfirmable=" + unconfirmable);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PurgeSettingsTest {
@@ -40,12 +41,36 @@ class PurgeSettingsTest {
         assertTrue(problems.get(0).contains("interval must be positive"), problems.toString());
     }
 
+    @Test
+    void confirmationByAgeIsOffUnlessConfigured() {
+        assertEquals(Optional.empty(), settings("PT1M", "PT1H", "PT30S", 200).confirmByAge());
+    }
+
+    @Test
+    void confirmationByAgeBelowADayIsRefused() {
+        PurgeSettings settings = settings("PT1M", "PT1H", "PT30S", 200);
+        settings.confirmByAge = Optional.of(Duration.ofHours(23));
+
+        List<String> problems = settings.problems();
+
+        assertTrue(problems.get(0).contains("confirm-by-age must be at least PT24H"), problems.toString());
+    }
+
+    @Test
+    void confirmationByAgeOfADayIsUsable() {
+        PurgeSettings settings = settings("PT1M", "PT1H", "PT30S", 200);
+        settings.confirmByAge = Optional.of(Duration.ofDays(1));
+
+        assertEquals(List.of(), settings.problems());
+    }
+
     private static PurgeSettings settings(String interval, String window, String grace, int batchSize) {
         PurgeSettings settings = new PurgeSettings();
         settings.interval = Duration.parse(interval);
         settings.dedupWindow = Duration.parse(window);
         settings.gracePeriod = Duration.parse(grace);
         settings.batchSize = batchSize;
+        settings.confirmByAge = Optional.empty();
         return settings;
     }
 }

@@ -3,8 +3,13 @@ package org.exactlyonce.it;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
-/** The local PostgreSQL cluster the test servers use, stopped and started as an outage would. */
+/**
+ * The local PostgreSQL cluster the test servers use, stopped and started as an outage would, and the
+ * test server's database on it ({@code it.database}), written to as another server would.
+ */
 final class PostgreSql {
+
+    private final String database = System.getProperty("it.database", "test");
 
     /** A shell command that controls the cluster; {@code stop} or {@code start} is appended. */
     private final String control = System.getProperty(
@@ -17,6 +22,11 @@ final class PostgreSql {
 
     void start() throws IOException, InterruptedException {
         run(control + " start");
+    }
+
+    /** Runs SQL on the test server's database, through psql: trust authentication on the local cluster. */
+    void execute(String sql) throws IOException, InterruptedException {
+        run("psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -q -d " + database + " -c \"" + sql + "\"");
     }
 
     private static void run(String command) throws IOException, InterruptedException {
