@@ -14,7 +14,16 @@ import java.util.Set;
 public interface BrokerView {
 
     /** A processed message the purge asks about. */
-    record Candidate(String messageId, String jmsMessageId) {}
+    record Candidate(String messageId, String jmsMessageId) {
+
+        /**
+         * Whether its message is among these, by JMS message ID; one processed without a JMS message ID
+         * is taken to be among any messages at all, which only keeps its ID longer.
+         */
+        public boolean isAmong(Set<String> jmsMessageIds) {
+            return jmsMessageId == null ? !jmsMessageIds.isEmpty() : jmsMessageIds.contains(jmsMessageId);
+        }
+    }
 
     /**
      * The broker that delivered a message, as this view names brokers; empty when neither the message
@@ -37,4 +46,13 @@ public interface BrokerView {
      *     nothing may be confirmed
      */
     Set<String> stillOnQueue(String queue, Collection<Candidate> candidates) throws BrokerCannotTell;
+
+    /**
+     * Like {@link #stillOnQueue}, for a topic: the candidates whose messages a subscription of the topic
+     * held during the look, durable or not. Every subscription of the topic counts, the consumer's own
+     * among them, which only keeps an ID longer when another subscriber is slower.
+     *
+     * @param topic the topic's name, as a delivered message names it
+     */
+    Set<String> stillOnTopic(String topic, Collection<Candidate> candidates) throws BrokerCannotTell;
 }

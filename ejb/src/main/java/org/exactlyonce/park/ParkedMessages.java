@@ -163,7 +163,8 @@ public class ParkedMessages {
      * the delete fail after the send, the message is both replayed and still parked; replaying it again
      * sends a copy the consumer drops as a duplicate once one of them is processed.
      *
-     * <p>Refused when its consumer has processed the ID meanwhile (a producer's re-send, a delivery
+     * <p>Refused for a message from a topic: every subscriber would receive the replay. Refused when its
+     * consumer has processed the ID meanwhile (a producer's re-send, a delivery
      * after a crash, or the first message of a reused ID): the replay would have a second effect. The
      * purge keeps the ID of a parked message, so the refusal holds however late the replay comes.
      */
@@ -180,6 +181,10 @@ public class ParkedMessages {
                     + " has processed its ID " + parked.messageId() + " since");
             return Replay.ID_PROCESSED;
         }
+        if (parked.queueName() == null) {
+            LOG.info(() -> "refused to replay parked message " + id + ": it did not come from a queue");
+            return Replay.NOT_FROM_A_QUEUE;
+        }
         try (JMSContext jms = connections.connectionFactory().createContext()) {
             Queue queue = jms.createQueue(parked.queueName());
             MessageCopies.producerFor(parked, jms).send(queue, MessageCopies.rebuild(parked, jms));
@@ -193,7 +198,12 @@ public class ParkedMessages {
         REPLAYED,
         NO_SUCH_MESSAGE,
         /** Refused: the consumer has processed the message's ID since it was parked. */
-        ID_PROCESSED
+        ID_PROCESSED,
+        /**
+         * Refused: the message came from a topic, where a replay would reach every subscriber again and
+         * not only the consumer that parked it.
+         */
+        NOT_FROM_A_QUEUE
     }
 
     private static String queueOf(Message message) throws JMSException {

@@ -141,7 +141,8 @@ public class Purge {
     }
 
     /**
-     * Confirms the consumer's IDs whose messages have left its queue on this server's broker.
+     * Confirms the consumer's IDs whose messages have left its queue, or its topic's subscriptions, on
+     * this server's broker.
      *
      * @return why some of its IDs could not be confirmed: the broker cannot tell, or other brokers
      *     delivered them
@@ -151,34 +152,17 @@ public class Purge {
         if (destination.isEmpty()) {
             return List.of("no delivery has recorded the destination it reads yet");
         }
-        if (destination.get().kind() != ConsumerDestination.Kind.QUEUE) {
-            return unseen(
-                    consumer,
-                    now,
-                    tally,
-                    "it reads " + destination.get() + ", and no broker view confirms topic subscriptions");
-        }
         String brokerName;
         try {
             brokerName = broker.broker();
         } catch (BrokerCannotTell e) {
-            return unseen(consumer, now, tally, String.valueOf(e.getMessage()));
+            confirmByAge(consumer, Optional.empty(), now, tally); // no view can tell: at most their age
+            return List.of(String.valueOf(e.getMessage()));
         }
         confirmByAge(consumer, Optional.of(brokerName), now, tally);
         List<String> reasons = new ArrayList<>(elsewhere(consumer, brokerName));
-        Optional<String> notOnQueue =
-                confirmOnQueue(consumer, brokerName, destination.get().destination(), now, tally);
-        if (notOnQueue.isPresent()) {
-            confirmByAge(consumer, Optional.empty(), now, tally);
-            reasons.add(notOnQueue.get());
-        }
+        confirmOnBroker(consumer, brokerName, destination.get(), now, tally).ifPresent(reasons::add);
         return reasons;
-    }
-
-    /** No view can tell about the consumer's IDs: at most their age, when configured. */
-    private List<String> unseen(String consumer, Instant now, Tally tally, String reason) {
-        confirmByAge(consumer, Optional.empty(), now, tally);
-        return List.of(reason);
     }
 
     /**
@@ -222,8 +206,8 @@ public class Purge {
         }
     }
 
-    private Optional<String> confirmOnQueue(
-            String consumer, String brokerName, String queue, Instant now, Tally tally) {
+    private Optional<String> confirmOnBroker(
+            String consumer, String brokerName, ConsumerDestination destination, Instant now, Tally tally) {
         Instant processedBefore = now.minus(settings.gracePeriod());
         String after = "";
         try {
@@ -234,7 +218,9 @@ public class Purge {
                     break;
                 }
                 // the candidates were committed before the broker is asked: what it no longer has was acknowledged
-                Set<String> pending = broker.stillOnQueue(queue, asked(candidates));
+                Set<String> pending = destination.kind() == ConsumerDestination.Kind.TOPIC
+                        ? broker.stillOnTopic(destination.destination(), asked(candidates))
+                        : broker.stillOnQueue(destination.destination(), asked(candidates));
                 List<String> gone = candidates.stream()
                         .map(ProcessedMessage::messageId)
                         .filter(id -> !pending.contains(id))
@@ -245,7 +231,8 @@ public class Purge {
             } while (candidates.size() == settings.batchSize() * PAGES_PER_LOOK);
             return Optional.empty();
         } catch (BrokerCannotTell e) {
-            // the broker cannot tell: keep every unconfirmed ID, which is always safe
+            // the broker cannot tell: keep every unconfirmed ID, which is always safe, or go by age if configured
+            confirmByAge(consumer, Optional.empty(), now, tally);
             return Optional.of(String.valueOf(e.getMessage()));
         } catch (RuntimeException e) {
             tally.failedBatches++;

@@ -75,6 +75,11 @@ final class LedgerClient {
                 .build();
     }
 
+    /** Publishes a credit order on the credit events topic, which both subscribers read. */
+    void publishCredit(JsonObject order) {
+        expect(202, post("/ledger/api/credits?topic=true", order));
+    }
+
     void sendCredit(JsonObject order) {
         HttpResponse<String> response = post("/ledger/api/credits", order);
         expect(202, response);
@@ -165,8 +170,13 @@ final class LedgerClient {
 
     /** The newest parked messages of the sample's consumer. */
     List<JsonObject> parked() {
+        return parked(CONSUMER);
+    }
+
+    /** A consumer's parked messages, without bodies. */
+    List<JsonObject> parked(String consumer) {
         HttpResponse<String> response =
-                get("/exactly-once/api/parked?consumer=" + encoded(CONSUMER) + "&size=500", ADMIN);
+                get("/exactly-once/api/parked?consumer=" + encoded(consumer) + "&size=500", ADMIN);
         expect(200, response);
         return parse(response.body()).asJsonArray().stream()
                 .map(JsonValue::asJsonObject)
@@ -255,10 +265,15 @@ final class LedgerClient {
 
     /** The console's figures of the sample's consumer; null before its first delivery. */
     private JsonObject consumer() {
+        return consumer(CONSUMER);
+    }
+
+    /** The console's status of a consumer, or null when the server knows no such consumer. */
+    JsonObject consumer(String name) {
         HttpResponse<String> response = get("/exactly-once/api/consumers", ADMIN);
         expect(200, response);
         for (JsonValue consumer : parse(response.body()).asJsonArray()) {
-            if (CONSUMER.equals(consumer.asJsonObject().getString("consumer"))) {
+            if (name.equals(consumer.asJsonObject().getString("consumer"))) {
                 return consumer.asJsonObject();
             }
         }
@@ -267,8 +282,13 @@ final class LedgerClient {
 
     /** The consumer's processed-ID row for a message ID, if the table has one. */
     Optional<JsonObject> processed(String messageId) {
+        return processed(CONSUMER, messageId);
+    }
+
+    /** A consumer's processed-ID row for a message ID, if the table has one. */
+    Optional<JsonObject> processed(String consumer, String messageId) {
         HttpResponse<String> response = get(
-                "/exactly-once/api/processed?consumer=" + encoded(CONSUMER) + "&messageId=" + encoded(messageId),
+                "/exactly-once/api/processed?consumer=" + encoded(consumer) + "&messageId=" + encoded(messageId),
                 ADMIN);
         if (response.statusCode() == 404) {
             return Optional.empty();

@@ -74,19 +74,28 @@ public class ParkedResource {
     @Operation(summary = "Sends a parked message back to its queue, same ID and properties; needs an admin")
     @APIResponse(responseCode = "204", description = "replayed and removed from the parked messages")
     @APIResponse(responseCode = "404", description = "no parked message with that ID")
-    @APIResponse(responseCode = "409", description = "refused: its consumer has processed the message's ID since")
+    @APIResponse(
+            responseCode = "409",
+            description = "refused: its consumer has processed the message's ID since, or it came from a topic")
     public Response replay(@PathParam("id") long id) throws Exception {
         switch (parkedMessages.replay(id)) {
             case NO_SUCH_MESSAGE -> throw notFound(id);
             case ID_PROCESSED ->
-                throw new ClientErrorException(Response.status(Response.Status.CONFLICT)
-                        .type(MediaType.TEXT_PLAIN)
-                        .entity("parked message " + id + " was not replayed: its consumer has processed its ID"
-                                + " since it was parked, so a replay would have a second effect; discard it")
-                        .build());
+                throw conflict("parked message " + id + " was not replayed: its consumer has"
+                        + " processed its ID since it was parked, so a replay would have a second effect; discard it");
+            case NOT_FROM_A_QUEUE ->
+                throw conflict("parked message " + id + " was not replayed: it came from a"
+                        + " topic, where a replay would reach every subscriber again; discard it once handled");
             case REPLAYED -> audit("replayed", id);
         }
         return Response.noContent().build();
+    }
+
+    private static ClientErrorException conflict(String reason) {
+        return new ClientErrorException(Response.status(Response.Status.CONFLICT)
+                .type(MediaType.TEXT_PLAIN)
+                .entity(reason)
+                .build());
     }
 
     @DELETE

@@ -113,7 +113,7 @@ final class MessagingEngineQueues {
     }
 
     /** A property of the engine's message beans, whether they arrive as open data or as objects. */
-    private static Object property(Object bean, String name) throws JMException {
+    static Object property(Object bean, String name) throws JMException {
         if (bean instanceof CompositeData data) {
             return data.get(name);
         }

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import javax.management.JMException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.broker.BrokerCannotTell;
@@ -43,6 +44,7 @@ public class MessagingEngineView implements BrokerView {
     BrokerConnections connections;
 
     private final MessagingEngineQueues engineQueues = new MessagingEngineQueues();
+    private final MessagingEngineTopics engineTopics = new MessagingEngineTopics();
 
     /** Where the engine says a message on an exception destination came from. */
     private static final String PROBLEM_DESTINATION = "JMS_IBM_ExceptionProblemDestination";
@@ -110,9 +112,7 @@ public class MessagingEngineView implements BrokerView {
             Browsed browsed = browse(queueName, wanted);
             Set<String> pending = new HashSet<>(QueueLook.pending(
                     listed, browsed, candidates, engineIds -> engineQueues.jmsMessageIdsOf(queueName, engineIds)));
-            for (String exceptionDestination : exceptionDestinations) { // after: a message moved meanwhile is there
-                pending.addAll(givenUp(exceptionDestination, queueName, wanted));
-            }
+            pending.addAll(givenUp(queueName::equals, wanted)); // after: a message moved meanwhile is there
             return pending;
         } catch (JMException | JMSException e) {
             throw new BrokerCannotTell(String.valueOf(e.getMessage()), e);
@@ -120,22 +120,47 @@ public class MessagingEngineView implements BrokerView {
     }
 
     /**
-     * The wanted IDs of messages from the queue that wait on the exception destination; one that does
-     * not name its queue is counted too, which only keeps an ID longer.
+     * Every subscription's messages count, in every topic space: a subscription does not say which
+     * consumer reads it. Producers' re-sends of an ID on a topic are dropped within the dedup window
+     * only, since a topic cannot be browsed for their application IDs.
      */
-    private Set<String> givenUp(String exceptionDestination, String queueName, Set<String> wanted)
-            throws JMException, JMSException, BrokerCannotTell {
-        if (!engineQueues.hostsQueue(exceptionDestination)) {
-            throw new BrokerCannotTell("exactlyonce.purge.exception-destinations names " + exceptionDestination
-                    + ", which is no queue on this server's messaging engine");
+    @Override
+    public Set<String> stillOnTopic(String topicName, Collection<Candidate> candidates) throws BrokerCannotTell {
+        try {
+            Set<String> held = engineTopics.heldJmsMessageIds();
+            Set<String> pending = new HashSet<>();
+            candidates.stream()
+                    .filter(candidate -> candidate.isAmong(held))
+                    .forEach(candidate -> pending.add(candidate.messageId()));
+            Set<String> wanted = new HashSet<>();
+            candidates.forEach(candidate -> wanted.add(candidate.messageId()));
+            pending.addAll(givenUp(from -> true, wanted)); // a topic's are marked with its topic space
+            return pending;
+        } catch (JMException | JMSException e) {
+            throw new BrokerCannotTell(String.valueOf(e.getMessage()), e);
         }
+    }
+
+    /**
+     * The wanted IDs of messages that wait on an exception destination, having come from where the
+     * predicate accepts; one that does not say where it came from is counted too, which only keeps an
+     * ID longer.
+     */
+    private Set<String> givenUp(Predicate<String> cameFromHere, Set<String> wanted)
+            throws JMException, JMSException, BrokerCannotTell {
         Set<String> found = new HashSet<>();
-        connections.browse(exceptionDestination, message -> {
-            String from = message.getStringProperty(PROBLEM_DESTINATION);
-            if (from == null || from.equals(queueName)) {
-                messageIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
+        for (String exceptionDestination : exceptionDestinations) {
+            if (!engineQueues.hostsQueue(exceptionDestination)) {
+                throw new BrokerCannotTell("exactlyonce.purge.exception-destinations names " + exceptionDestination
+                        + ", which is no queue on this server's messaging engine");
             }
-        });
+            connections.browse(exceptionDestination, message -> {
+                String from = message.getStringProperty(PROBLEM_DESTINATION);
+                if (from == null || cameFromHere.test(from)) {
+                    messageIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
+                }
+            });
+        }
         return found;
     }
 

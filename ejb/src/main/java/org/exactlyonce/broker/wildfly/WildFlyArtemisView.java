@@ -30,6 +30,11 @@ public class WildFlyArtemisView implements BrokerView {
     /** WildFly's JMS queues carry this prefix in their Artemis addresses. */
     private static final String JMS_QUEUE_PREFIX = "jms.queue.";
 
+    private static final String JMS_TOPIC_PREFIX = "jms.topic.";
+
+    /** The most available messages Artemis 2.44 lists of a queue (its default management page size). */
+    static final int LISTING_CAP = 200;
+
     /** The property in which Artemis keeps a dead-lettered message's address before. */
     private static final String ORIGINAL_ADDRESS = "_AMQ_ORIG_ADDRESS";
 
@@ -96,6 +101,54 @@ public class WildFlyArtemisView implements BrokerView {
         } catch (JMException | JMSException | JsonException e) {
             throw new BrokerCannotTell("WildFly's messaging could not list queue " + queue + ": " + e, e);
         }
+    }
+
+    /**
+     * Every subscription of the topic counts: on Artemis each is a queue bound to the topic's address,
+     * seen through Artemis' own management beans, delivering and scheduled messages before and after
+     * the available ones. Those list at most {@value #LISTING_CAP} available messages, so a subscription
+     * that holds more is not looked at, and its IDs are kept.
+     */
+    @Override
+    public Set<String> stillOnTopic(String topic, Collection<Candidate> candidates) throws BrokerCannotTell {
+        String address = topic.startsWith(JMS_TOPIC_PREFIX) ? topic : JMS_TOPIC_PREFIX + topic;
+        try {
+            String addressName =
+                    "org.apache.activemq.artemis:broker=*,component=addresses,address=" + ObjectName.quote(address);
+            if (server.queryNames(new ObjectName(addressName), null).isEmpty()) {
+                throw new BrokerCannotTell("WildFly's Artemis has no address " + address + " (or no management"
+                        + " beans: set jmx-management-enabled=true on its server)");
+            }
+            ArtemisLook look = new ArtemisLook(messageIds::usableIdOf);
+            for (ObjectName subscription :
+                    server.queryNames(new ObjectName(addressName + ",subcomponent=queues,*"), null)) {
+                lookAtSubscription(subscription, look);
+            }
+            return look.pending(candidates);
+        } catch (JMException | JsonException e) {
+            throw new BrokerCannotTell(
+                    "WildFly's Artemis could not list the subscriptions of " + address + ": " + e, e);
+        }
+    }
+
+    private void lookAtSubscription(ObjectName subscription, ArtemisLook look) throws JMException, BrokerCannotTell {
+        long held = ((Number) server.getAttribute(subscription, "MessageCount")).longValue();
+        if (held > LISTING_CAP) {
+            throw new BrokerCannotTell("subscription " + subscription.getKeyProperty("queue") + " holds " + held
+                    + " messages, more than the " + LISTING_CAP + " Artemis lists");
+        }
+        if (held == 0) {
+            return;
+        }
+        addCoreDeliveringAndScheduled(subscription, look);
+        look.addListing((String) server.invoke(
+                subscription, "listMessagesAsJSON", new Object[] {""}, new String[] {String.class.getName()}));
+        addCoreDeliveringAndScheduled(subscription, look);
+    }
+
+    private void addCoreDeliveringAndScheduled(ObjectName queue, ArtemisLook look) throws JMException {
+        look.addListing((String) server.invoke(queue, "listDeliveringMessagesAsJSON", null, null));
+        look.addListing((String) server.invoke(queue, "listScheduledMessagesAsJSON", null, null));
     }
 
     private void addDeliveringAndScheduled(ObjectName control, ArtemisLook look) throws JMException {

@@ -29,13 +29,22 @@ public class CreditsResource {
     @Inject
     AuditTrail auditTrail;
 
+    @Inject
+    CreditEvents events;
+
     /**
      * Queues one credit order: {@code {"messageId":"…","account":"…","amount":N}}; with {@code
-     * ?audit=true} also to the audit queue, whose consumer books it to {@code audit-<account>}.
+     * ?audit=true} also to the audit queue, whose consumer books it to {@code audit-<account>}; with
+     * {@code ?topic=true} instead publishes it on the credit events topic, whose two subscribers book it
+     * to {@code first-<account>} and {@code second-<account>}.
      */
     @POST
-    public Response send(CreditOrder order, @QueryParam("audit") boolean audit) {
+    public Response send(CreditOrder order, @QueryParam("audit") boolean audit, @QueryParam("topic") boolean topic) {
         validate(order);
+        if (topic) {
+            events.publish(order);
+            return Response.accepted(order).build();
+        }
         sender.send(order);
         if (audit) {
             auditTrail.send(order);

@@ -1,0 +1,151 @@
+package org.exactlyonce.it;
+
+import static org.exactlyonce.it.ExactlyOnceIT.newId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Topic consumers, on the purge's test server (a purge every 2 s, a dedup window of zero): the
+ * sample's two durable subscribers of one topic each book every event once, and their IDs are
+ * confirmed through the broker's subscriptions — never while a subscription still holds the message.
+ */
+class TopicIT {
+
+    private static final String FIRST = "exactly-once-sample/ledger/FirstCreditSubscriber";
+    private static final String SECOND = "exactly-once-sample/ledger/SecondCreditSubscriber";
+    private static final Duration DELIVERIES = Duration.ofSeconds(60);
+    private static final Duration PURGE_INTERVAL = Duration.ofSeconds(2);
+
+    private final LedgerClient ledger = new LedgerClient();
+    private final TestServer server = TestServer.of(ledger);
+    private final String account = "acct-" + UUID.randomUUID();
+
+    @Test
+    void eachSubscriberBooksEveryEventOnceAndTheirIdsArePurged() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            String id = newId();
+            ids.add(id);
+            ledger.publishCredit(credit(id, 1));
+        }
+
+        Await.untilEquals("the first subscriber books all", 30L, DELIVERIES, () -> ledger.balance("first-" + account));
+        Await.untilEquals("the second books all", 30L, DELIVERIES, () -> ledger.balance("second-" + account));
+        Await.until(
+                "both subscribers' IDs are confirmed and purged",
+                Duration.ofSeconds(30),
+                () -> ids.stream()
+                        .allMatch(id -> ledger.processed(FIRST, id).isEmpty()
+                                && ledger.processed(SECOND, id).isEmpty()));
+        Await.settle();
+        assertEquals(30, ledger.balance("first-" + account));
+        assertEquals(30, ledger.balance("second-" + account));
+        String destination = ledger.consumer(FIRST).getString("destination");
+        assertTrue(destination.startsWith("topic ") && destination.endsWith("LedgerCreditEvents"), destination);
+    }
+
+    /**
+     * A subscriber commits and halts before the acknowledgement, its delivery in flight; the purge keeps
+     * the ID while the subscription holds the message. After the restart, each subscriber's one effect.
+     */
+    @Test
+    void anIdInFlightOnASubscriptionIsKeptAndEachSubscriberBooksItOnce() throws Exception {
+        String id = newId();
+        JsonObject crashing = LedgerClient.creditThatCrashesAfterCommit(id, account, 7, Duration.ofSeconds(15));
+        ledger.publishCredit(crashing);
+        Await.until(
+                "a subscriber commits it",
+                DELIVERIES,
+                () -> ledger.processed(FIRST, id).isPresent()
+                        || ledger.processed(SECOND, id).isPresent());
+        String committed = ledger.processed(FIRST, id).isPresent() ? FIRST : SECOND;
+        JsonObject purge = ledger.purgeNow();
+        Await.pause(PURGE_INTERVAL.multipliedBy(2)); // and the timer's runs
+
+        assertEquals(
+                "UNCONFIRMED", ledger.processed(committed, id).orElseThrow().getString("state"), "" + purge);
+        assertTrue(purge.getInt("keptPending") >= 1, "the purge saw the message in flight: " + purge);
+        server.awaitCrash(DELIVERIES); // the subscriber that committed halts after its pause
+        server.restart();
+        int restarts = 1; // the other subscriber halts too, once, if it commits only now
+        while (!settled(id)) {
+            Await.until(
+                    "both book it once acknowledged, or the server halts",
+                    DELIVERIES,
+                    () -> !ledger.answers() || settled(id));
+            if (!ledger.answers()) {
+                assertTrue(++restarts <= 2, "each subscriber halts the server once at most");
+                server.awaitCrash();
+                server.restart();
+            }
+        }
+        Await.settle();
+        assertTrue(bothBooked(7), "each subscriber's one effect");
+        assertEquals(
+                1, ledger.account("first-" + account).getJsonNumber("credits").longValue());
+        assertEquals(
+                1, ledger.account("second-" + account).getJsonNumber("credits").longValue());
+    }
+
+    /** A parked event is not replayed: on the topic, every subscriber would receive it again. */
+    @Test
+    void aParkedEventIsNotReplayedToEverySubscriber() {
+        String id = newId();
+        ledger.publishCredit(Json.createObjectBuilder()
+                .add("messageId", id)
+                .add("account", account)
+                .add("amount", 2)
+                .add("faults", Json.createObjectBuilder().add("failDeliveries", 1_000))
+                .build());
+        Await.until("the first subscriber parks the failing event", DELIVERIES, () -> parkedOf(FIRST, id) > 0);
+
+        assertEquals(409, ledger.changeParked("POST", parkedOf(FIRST, id) + "/replay", "admin"));
+        Await.settle();
+        assertEquals(0, ledger.balance("first-" + account));
+    }
+
+    private long parkedOf(String consumer, String messageId) {
+        return ledger.parked(consumer).stream()
+                .filter(each -> messageId.equals(each.getString("messageId", null)))
+                .mapToLong(each -> each.getJsonNumber("id").longValue())
+                .findFirst()
+                .orElse(0);
+    }
+
+    /** Both subscribers booked it, and neither still has its delivery in flight. */
+    private boolean settled(String id) {
+        try {
+            return bothBooked(7)
+                    && !"UNCONFIRMED".equals(stateOf(FIRST, id))
+                    && !"UNCONFIRMED".equals(stateOf(SECOND, id));
+        } catch (IllegalStateException serverWentDown) {
+            return false;
+        }
+    }
+
+    private String stateOf(String consumer, String id) {
+        return ledger.processed(consumer, id).map(row -> row.getString("state")).orElse("PURGED");
+    }
+
+    private boolean bothBooked(long amount) {
+        return ledger.answers()
+                && ledger.balance("first-" + account) == amount
+                && ledger.balance("second-" + account) == amount;
+    }
+
+    private JsonObject credit(String id, long amount) {
+        return Json.createObjectBuilder()
+                .add("messageId", id)
+                .add("account", account)
+                .add("amount", amount)
+                .build();
+    }
+}
