@@ -62,6 +62,16 @@ final class LedgerClient {
     }
 
     /** A credit whose delivery halts the server after the commit, before the acknowledgement, after a pause. */
+    /** A credit order whose processing fails on every delivery, so that the consumer parks it. */
+    static JsonObject creditThatFailsEveryDelivery(String id, String account, long amount) {
+        return Json.createObjectBuilder()
+                .add("messageId", id)
+                .add("account", account)
+                .add("amount", amount)
+                .add("faults", Json.createObjectBuilder().add("failDeliveries", 1_000))
+                .build();
+    }
+
     static JsonObject creditThatCrashesAfterCommit(String id, String account, long amount, Duration pause) {
         return Json.createObjectBuilder()
                 .add("messageId", id)

@@ -80,12 +80,7 @@ class PurgeIT {
     void idOfAParkedMessageOutlivesTheDedupWindowAndItsReplayIsRefused() {
         String parkedId = newId();
         String otherId = newId();
-        ledger.sendCredit(Json.createObjectBuilder()
-                .add("messageId", parkedId)
-                .add("account", account)
-                .add("amount", 4)
-                .add("faults", Json.createObjectBuilder().add("failDeliveries", 1_000))
-                .build());
+        ledger.sendCredit(LedgerClient.creditThatFailsEveryDelivery(parkedId, account, 4));
         Await.until(
                 "the failing credit is parked",
                 Duration.ofSeconds(60),

@@ -99,12 +99,7 @@ class TopicIT {
     @Test
     void aParkedEventIsNotReplayedToEverySubscriber() {
         String id = newId();
-        ledger.publishCredit(Json.createObjectBuilder()
-                .add("messageId", id)
-                .add("account", account)
-                .add("amount", 2)
-                .add("faults", Json.createObjectBuilder().add("failDeliveries", 1_000))
-                .build());
+        ledger.publishCredit(LedgerClient.creditThatFailsEveryDelivery(id, account, 2));
         Await.until("the first subscriber parks the failing event", DELIVERIES, () -> parkedOf(FIRST, id) > 0);
 
         assertEquals(409, ledger.changeParked("POST", parkedOf(FIRST, id) + "/replay", "admin"));
