@@ -43,7 +43,7 @@ public interface BrokerView {
      * @param candidates processed messages whose processing committed before the call
      * @return the application message IDs of the candidates whose messages were on the queue during the look
      * @throws BrokerCannotTell when this view cannot see the queue or the broker does not answer: then
-     *     nothing may be confirmed
+     *     nothing may be confirmed through the broker (at most by age, when configured)
      */
     Set<String> stillOnQueue(String queue, Collection<Candidate> candidates) throws BrokerCannotTell;
 

@@ -13,10 +13,11 @@ import java.util.logging.Logger;
  * container tells it of every message-driven bean it will inject.
  *
  * <p>Only a name known at deployment can be checked then: an override of {@code consumerName()} that
- * needs nothing the container injects, called on an instance made for the check. The default name and
- * an override that needs the container (one that throws or returns null there) are checked when the bean's first instance is created: neither
- * Open Liberty nor WildFly names the module ({@code java:module/ModuleName}) to a deployment-time
- * observer, and WildFly not even the application.
+ * needs nothing the container injects, called on an instance made for the check (so the bean's
+ * constructor and field initializers run once more, outside the container). The default name and an
+ * override that needs the container (one that throws or returns null there) are checked when the
+ * bean's first instance is created: neither Open Liberty nor WildFly names the module ({@code
+ * java:module/ModuleName}) to a deployment-time observer, and WildFly not even the application.
  */
 public class ConsumerNameCheck implements Extension {
 

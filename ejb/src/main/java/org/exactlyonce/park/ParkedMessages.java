@@ -182,7 +182,8 @@ public class ParkedMessages {
             return Replay.ID_PROCESSED;
         }
         if (parked.queueName() == null) {
-            LOG.info(() -> "refused to replay parked message " + id + ": it did not come from a queue");
+            LOG.info(() -> "refused to replay parked message " + id + ": it did not come from a queue (a topic's"
+                    + " would reach every subscriber again)");
             return Replay.NOT_FROM_A_QUEUE;
         }
         try (JMSContext jms = connections.connectionFactory().createContext()) {

@@ -42,7 +42,8 @@ import org.exactlyonce.processed.ProcessedMessages;
  * acknowledged longer ago than the dedup window; last it counts what is left, the figure the console
  * shows. Each batch is its own short transaction. When the
  * broker cannot be asked, IDs stay unconfirmed: an ID is never deleted while its message may still
- * be redelivered. Several servers may purge one table at once; every step is idempotent.
+ * be redelivered — unless {@code exactlyonce.purge.confirm-by-age} is set, which bets on an ID's age
+ * instead (never when the broker is known to hold messages it cannot list). Several servers may purge one table at once; every step is idempotent.
  */
 @Singleton
 @Startup
@@ -232,7 +233,9 @@ public class Purge {
             return Optional.empty();
         } catch (BrokerCannotTell e) {
             // the broker cannot tell: keep every unconfirmed ID, which is always safe, or go by age if configured
-            confirmByAge(consumer, Optional.empty(), now, tally);
+            if (e.allowsConfirmationByAge()) {
+                confirmByAge(consumer, Optional.empty(), now, tally);
+            }
             return Optional.of(String.valueOf(e.getMessage()));
         } catch (RuntimeException e) {
             tally.failedBatches++;

@@ -37,7 +37,7 @@ public class PurgeSettings {
 
     /**
      * When set, the age past which an ID that no broker view can be asked about (another broker's, a
-     * topic subscription's, a broker that does not answer) is taken as acknowledged. Unset by default:
+     * broker that does not answer) is taken as acknowledged. Unset by default:
      * such IDs are kept until a view confirms them.
      */
     @Inject

@@ -61,7 +61,6 @@ final class LedgerClient {
                 .build());
     }
 
-    /** A credit whose delivery halts the server after the commit, before the acknowledgement, after a pause. */
     /** A credit order whose processing fails on every delivery, so that the consumer parks it. */
     static JsonObject creditThatFailsEveryDelivery(String id, String account, long amount) {
         return Json.createObjectBuilder()
@@ -72,6 +71,7 @@ final class LedgerClient {
                 .build();
     }
 
+    /** A credit whose delivery halts the server after the commit, before the acknowledgement, after a pause. */
     static JsonObject creditThatCrashesAfterCommit(String id, String account, long amount, Duration pause) {
         return Json.createObjectBuilder()
                 .add("messageId", id)

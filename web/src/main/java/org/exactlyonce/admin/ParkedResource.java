@@ -84,8 +84,8 @@ public class ParkedResource {
                 throw conflict("parked message " + id + " was not replayed: its consumer has"
                         + " processed its ID since it was parked, so a replay would have a second effect; discard it");
             case NOT_FROM_A_QUEUE ->
-                throw conflict("parked message " + id + " was not replayed: it came from a"
-                        + " topic, where a replay would reach every subscriber again; discard it once handled");
+                throw conflict("parked message " + id + " was not replayed: it did not come from a"
+                        + " queue (on a topic, a replay would reach every subscriber again); discard it once handled");
             case REPLAYED -> audit("replayed", id);
         }
         return Response.noContent().build();

@@ -55,7 +55,10 @@ final class MessagingEngineTopics {
         Set<String> engineIds = new HashSet<>();
         Object[] messages = (Object[])
                 server.invoke(topicSpace, "getSubscriptionMessages", new Object[] {subscriptionId}, ONE_STRING);
-        for (Object message : messages == null ? new Object[0] : messages) {
+        if (messages == null) { // the engine did not find it: gone meanwhile, or not; next run knows
+            throw new JMException("the messaging engine did not list the messages of subscription " + subscriptionId);
+        }
+        for (Object message : messages) {
             engineIds.add((String) property(message, "id"));
         }
         return engineIds;

@@ -151,8 +151,8 @@ public class MessagingEngineView implements BrokerView {
         Set<String> found = new HashSet<>();
         for (String exceptionDestination : exceptionDestinations) {
             if (!engineQueues.hostsQueue(exceptionDestination)) {
-                throw new BrokerCannotTell("exactlyonce.purge.exception-destinations names " + exceptionDestination
-                        + ", which is no queue on this server's messaging engine");
+                throw BrokerCannotTell.messagesWait("exactlyonce.purge.exception-destinations names "
+                        + exceptionDestination + ", which is no queue on this server's messaging engine");
             }
             connections.browse(exceptionDestination, message -> {
                 String from = message.getStringProperty(PROBLEM_DESTINATION);

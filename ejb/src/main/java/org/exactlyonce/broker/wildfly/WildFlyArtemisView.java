@@ -8,6 +8,7 @@ import jakarta.jms.Message;
 import jakarta.json.JsonException;
 import java.lang.management.ManagementFactory;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import javax.management.JMException;
@@ -106,8 +107,9 @@ public class WildFlyArtemisView implements BrokerView {
     /**
      * Every subscription of the topic counts: on Artemis each is a queue bound to the topic's address,
      * seen through Artemis' own management beans, delivering and scheduled messages before and after
-     * the available ones. Those list at most {@value #LISTING_CAP} available messages, so a subscription
-     * that holds more is not looked at, and its IDs are kept.
+     * the available ones, then the dead-letter queues of the subscriptions for messages from the topic.
+     * Artemis lists at most {@value #LISTING_CAP} available messages, so a subscription that holds as
+     * many is not looked at, and its IDs are kept.
      */
     @Override
     public Set<String> stillOnTopic(String topic, Collection<Candidate> candidates) throws BrokerCannotTell {
@@ -120,30 +122,48 @@ public class WildFlyArtemisView implements BrokerView {
                         + " beans: set jmx-management-enabled=true on its server)");
             }
             ArtemisLook look = new ArtemisLook(messageIds::usableIdOf);
+            Set<String> deadLetterAddresses = new HashSet<>();
             for (ObjectName subscription :
                     server.queryNames(new ObjectName(addressName + ",subcomponent=queues,*"), null)) {
                 lookAtSubscription(subscription, look);
+                if (server.getAttribute(subscription, "DeadLetterAddress") instanceof String deadLetters) {
+                    deadLetterAddresses.add(deadLetters);
+                }
+            }
+            for (String deadLetters : deadLetterAddresses) { // after: a message dead-lettered meanwhile is there
+                if (deadLetters.startsWith(JMS_QUEUE_PREFIX)) {
+                    browseDeadLetters(deadLetters.substring(JMS_QUEUE_PREFIX.length()), address, look);
+                }
             }
             return look.pending(candidates);
-        } catch (JMException | JsonException e) {
+        } catch (JMException | JMSException | JsonException e) {
             throw new BrokerCannotTell(
                     "WildFly's Artemis could not list the subscriptions of " + address + ": " + e, e);
         }
     }
 
+    /**
+     * The subscription's messages, when Artemis can list them all: it holds fewer than the cap before
+     * and after the listing (newer messages of a higher priority could push an older one past the cap).
+     */
     private void lookAtSubscription(ObjectName subscription, ArtemisLook look) throws JMException, BrokerCannotTell {
-        long held = ((Number) server.getAttribute(subscription, "MessageCount")).longValue();
-        if (held > LISTING_CAP) {
-            throw new BrokerCannotTell("subscription " + subscription.getKeyProperty("queue") + " holds " + held
-                    + " messages, more than the " + LISTING_CAP + " Artemis lists");
-        }
-        if (held == 0) {
+        if (heldWithinTheCap(subscription) == 0) {
             return;
         }
         addCoreDeliveringAndScheduled(subscription, look);
         look.addListing((String) server.invoke(
                 subscription, "listMessagesAsJSON", new Object[] {""}, new String[] {String.class.getName()}));
         addCoreDeliveringAndScheduled(subscription, look);
+        heldWithinTheCap(subscription);
+    }
+
+    private long heldWithinTheCap(ObjectName subscription) throws JMException, BrokerCannotTell {
+        long held = ((Number) server.getAttribute(subscription, "MessageCount")).longValue();
+        if (held >= LISTING_CAP) {
+            throw BrokerCannotTell.messagesWait("subscription " + subscription.getKeyProperty("queue") + " holds "
+                    + held + " messages, more than Artemis lists (" + (LISTING_CAP - 1) + " at most here)");
+        }
+        return held;
     }
 
     private void addCoreDeliveringAndScheduled(ObjectName queue, ArtemisLook look) throws JMException {
