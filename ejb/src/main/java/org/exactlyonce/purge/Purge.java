@@ -40,10 +40,11 @@ import org.exactlyonce.processed.ProcessedMessages;
  * Deletes processed IDs that can no longer matter, on a timer: first it confirms, against the broker,
  * which unconfirmed IDs' messages are gone from their queues (acknowledged); then it deletes IDs
  * acknowledged longer ago than the dedup window; last it counts what is left, the figure the console
- * shows. Each batch is its own short transaction. When the
- * broker cannot be asked, IDs stay unconfirmed: an ID is never deleted while its message may still
- * be redelivered — unless {@code exactlyonce.purge.confirm-by-age} is set, which bets on an ID's age
- * instead (never when the broker is known to hold messages it cannot list). Several servers may purge one table at once; every step is idempotent.
+ * shows. Each batch is its own short transaction. When the broker cannot be asked, IDs stay
+ * unconfirmed: an ID is never deleted while its message may still be redelivered — unless {@code
+ * exactlyonce.purge.confirm-by-age} is set, which bets on an ID's age instead (never when the broker is
+ * known to hold messages it cannot list). Several servers may purge one table at once; every step is
+ * idempotent.
  */
 @Singleton
 @Startup

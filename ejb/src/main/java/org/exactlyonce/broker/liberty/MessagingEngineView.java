@@ -46,6 +46,8 @@ public class MessagingEngineView implements BrokerView {
     private final MessagingEngineQueues engineQueues = new MessagingEngineQueues();
     private final MessagingEngineTopics engineTopics = new MessagingEngineTopics();
 
+    static final String DEFAULT_EXCEPTION_DESTINATION = "_SYSTEM.Exception.Destination";
+
     /** Where the engine says a message on an exception destination came from. */
     private static final String PROBLEM_DESTINATION = "JMS_IBM_ExceptionProblemDestination";
 
@@ -57,8 +59,6 @@ public class MessagingEngineView implements BrokerView {
     @Inject
     @ConfigProperty(name = "exactlyonce.purge.exception-destinations", defaultValue = DEFAULT_EXCEPTION_DESTINATION)
     List<String> exceptionDestinations;
-
-    static final String DEFAULT_EXCEPTION_DESTINATION = "_SYSTEM.Exception.Destination";
 
     /** How long the probe that learns the engine's name waits for its message. */
     private static final long PROBE_MILLIS = 5_000;
@@ -107,8 +107,7 @@ public class MessagingEngineView implements BrokerView {
     public Set<String> stillOnQueue(String queueName, Collection<Candidate> candidates) throws BrokerCannotTell {
         try {
             List<Listed> listed = engineQueues.listing(queueName); // first: it names every message there now
-            Set<String> wanted = new HashSet<>();
-            candidates.forEach(candidate -> wanted.add(candidate.messageId()));
+            Set<String> wanted = messageIdsOf(candidates);
             Browsed browsed = browse(queueName, wanted);
             Set<String> pending = new HashSet<>(QueueLook.pending(
                     listed, browsed, candidates, engineIds -> engineQueues.jmsMessageIdsOf(queueName, engineIds)));
@@ -128,13 +127,11 @@ public class MessagingEngineView implements BrokerView {
     public Set<String> stillOnTopic(String topicName, Collection<Candidate> candidates) throws BrokerCannotTell {
         try {
             Set<String> held = engineTopics.heldJmsMessageIds();
-            Set<String> pending = new HashSet<>();
-            candidates.stream()
+            Set<String> pending = messageIdsOf(candidates.stream()
                     .filter(candidate -> candidate.isAmong(held))
-                    .forEach(candidate -> pending.add(candidate.messageId()));
-            Set<String> wanted = new HashSet<>();
-            candidates.forEach(candidate -> wanted.add(candidate.messageId()));
-            pending.addAll(givenUp(from -> true, wanted)); // a topic's are marked with its topic space
+                    .toList());
+            pending.addAll(
+                    givenUp(from -> true, messageIdsOf(candidates))); // a topic's are marked with its topic space
             return pending;
         } catch (JMException | JMSException e) {
             throw new BrokerCannotTell(String.valueOf(e.getMessage()), e);
@@ -162,6 +159,12 @@ public class MessagingEngineView implements BrokerView {
             });
         }
         return found;
+    }
+
+    private static Set<String> messageIdsOf(Collection<Candidate> candidates) {
+        Set<String> ids = new HashSet<>();
+        candidates.forEach(candidate -> ids.add(candidate.messageId()));
+        return ids;
     }
 
     private Browsed browse(String queueName, Set<String> wanted) throws JMSException {
