@@ -62,7 +62,7 @@ async function refreshConsumers() {
         const row = tbody.insertRow();
         row.dataset.consumer = c.consumer;
         cell(row, c.consumer);
-        cell(row, c.destination);
+        cell(row, c.subscription ? `${c.destination}, ${c.subscription}` : c.destination);
         cell(row, d.processed, "number processed");
         cell(row, c.processedLastMinute, "number");
         cell(row, `${d.duplicate_already_committed} / ${d.duplicate_lost_race} / ${d.duplicate_conflict}`, "number");

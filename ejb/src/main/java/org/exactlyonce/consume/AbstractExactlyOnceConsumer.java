@@ -20,8 +20,6 @@ import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.consume.ProtocolStep.Step;
-import org.exactlyonce.metrics.ConsumerMetrics;
-import org.exactlyonce.metrics.Outcome;
 import org.exactlyonce.outage.DatabaseCalls;
 import org.exactlyonce.outage.DatabaseOutage;
 import org.exactlyonce.outage.TransientDatabaseFailure;
@@ -32,6 +30,9 @@ import org.exactlyonce.processed.IdTableCheck;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 import org.exactlyonce.purge.DeliveriesInFlight;
+import org.exactlyonce.telemetry.DeliveryTrace;
+import org.exactlyonce.telemetry.Outcome;
+import org.exactlyonce.telemetry.Telemetry;
 
 /**
  * A message-driven bean that processes every message exactly once, with one database transaction and
@@ -87,7 +88,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     private DeliverySettings settings;
 
     @Inject
-    private ConsumerMetrics metrics;
+    private Telemetry telemetry;
 
     @Inject
     private LocalConsumers localConsumers;
@@ -176,7 +177,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     @PostConstruct
     private void nameTheConsumer() {
         consumer = ConsumerNames.validated(consumerName(), getClass());
-        localConsumers.deployed(consumer);
+        localConsumers.deployed(consumer, getClass());
     }
 
     /**
@@ -189,32 +190,38 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      */
     @Override
     public void onMessage(Message message) {
-        Optional<String> usableId = idOf(message); // 1. read the ID; none: parked
-        if (usableId.isEmpty()) {
-            return;
+        try (DeliveryTrace trace = telemetry.delivery(consumer, message)) { // one span, current while it runs
+            Optional<String> usableId = idOf(message); // 1. read the ID; none: parked
+            if (usableId.isPresent()) {
+                trace.identified(usableId.get());
+                deliver(usableId.get(), message);
+            }
         }
-        String messageId = usableId.get();
+        // 6. returning normally lets the container acknowledge the message, after the commit
+    }
+
+    /** Steps 2 to 5 for a message with a usable ID, then what became of it. */
+    private void deliver(String messageId, Message message) {
         inFlight.begin(consumer, messageId); // before the look-up: the purge spares IDs in flight
         try {
             Outcome outcome = deliverWhileTheDatabaseAllows(messageId, message);
-            metrics.count(consumer, outcome);
+            telemetry.counted(consumer, outcome);
         } catch (TransientDatabaseFailure e) {
-            metrics.count(consumer, Outcome.FAILED);
+            telemetry.counted(consumer, Outcome.FAILED);
             throw new EJBException(
                     consumer + " handed message " + messageId + " back to the broker: the database is unavailable", e);
         } catch (ConsumerNameClash e) { // never processed nor parked under a name another consumer owns
-            metrics.count(consumer, Outcome.FAILED);
+            telemetry.counted(consumer, Outcome.FAILED);
             throw new EJBException(e.getMessage(), e);
         } catch (InterruptedException e) { // the server stops while the delivery waits: never a reason to park
             Thread.currentThread().interrupt();
-            metrics.count(consumer, Outcome.FAILED);
+            telemetry.counted(consumer, Outcome.FAILED);
             throw new EJBException(consumer + " was interrupted waiting for the database with message " + messageId, e);
         } catch (Exception e) {
             parkOrRedeliver(messageId, message, e);
         } finally {
             inFlight.end(consumer, messageId);
         }
-        // 6. returning normally lets the container acknowledge the message, after the commit
     }
 
     /**
@@ -324,7 +331,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
                             + failure);
             return;
         }
-        metrics.count(consumer, Outcome.FAILED);
+        telemetry.counted(consumer, Outcome.FAILED);
         throw new EJBException(
                 consumer + " failed to process message " + messageId + " (delivery " + delivery
                         + "): rolled back, the broker will redeliver it",
@@ -334,7 +341,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     /** Parks the message, after which it is acknowledged. */
     private void park(String messageId, Message message, ParkReason reason, String detail) {
         keep(messageId, message, reason, detail);
-        metrics.count(consumer, Outcome.PARKED);
+        telemetry.counted(consumer, Outcome.PARKED);
     }
 
     /** Keeps the message in the parked messages, in a transaction of its own. */

@@ -26,12 +26,12 @@ public class LocalConsumers {
     ConsumerDestinations destinations;
 
     private final Clock clock = Clock.systemUTC();
-    private final Set<String> names = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, ConsumerDestination> verified = new ConcurrentHashMap<>();
     private final Set<String> clashesReported = ConcurrentHashMap.newKeySet();
 
-    void deployed(String consumer) {
-        names.add(consumer);
+    void deployed(String consumer, Class<?> bean) {
+        subscriptions.put(consumer, DeclaredSubscription.of(bean));
     }
 
     /**
@@ -63,7 +63,17 @@ public class LocalConsumers {
 
     /** The names of the consumers deployed here. */
     public Set<String> names() {
-        return Set.copyOf(names);
+        return Set.copyOf(subscriptions.keySet());
+    }
+
+    /**
+     * How a topic consumer deployed here subscribes, as its bean declares it; empty for a queue's
+     * consumer and for one deployed on another server.
+     */
+    public Optional<String> subscriptionOf(ConsumerDestination recorded) {
+        return recorded.kind() == ConsumerDestination.Kind.TOPIC
+                ? Optional.ofNullable(subscriptions.get(recorded.consumer()))
+                : Optional.empty();
     }
 
     /** The destination recorded for a consumer; empty before its first delivery anywhere. */

@@ -31,10 +31,10 @@ import org.exactlyonce.consume.ConsumerDestination;
 import org.exactlyonce.consume.LocalConsumers;
 import org.exactlyonce.consume.ProtocolStep;
 import org.exactlyonce.consume.ProtocolStep.Step;
-import org.exactlyonce.metrics.ConsumerMetrics;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
+import org.exactlyonce.telemetry.ConsumerMetrics;
 
 /**
  * Deletes processed IDs that can no longer matter, on a timer: first it confirms, against the broker,

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The console's API from outside: who may do what, and that each answer matches what was sent; its
- * OpenAPI document, health checks and metrics.
+ * OpenAPI document, and the engine's checks in Liberty's MicroProfile Health.
  */
 class ConsoleIT {
 
@@ -147,7 +147,7 @@ class ConsoleIT {
     }
 
     @Test
-    void healthReportsTheDatabaseTheMessagingEngineAndThePurge() {
+    void libertysHealthEndpointListsTheEnginesChecks() {
         JsonObject ready = LedgerClient.json(ledger.call("GET", "/health/ready", null, false))
                 .asJsonObject();
         JsonObject live = LedgerClient.json(ledger.call("GET", "/health/live", null, false))
@@ -159,30 +159,6 @@ class ConsoleIT {
         }
         assertEquals("UP", live.getString("status"), live.toString());
         assertTrue(live.toString().contains("exactly-once-purge"), live.toString());
-    }
-
-    @Test
-    void theFiguresAreMetricsInPrometheusFormat() {
-        ledger.sendCredit(newId(), account, 1);
-        Await.untilEquals("the credit is booked", 1L, Duration.ofSeconds(30), () -> ledger.balance(account));
-        ledger.call("POST", API + "/purge", "admin", true);
-
-        String metrics =
-                ledger.call("GET", "/metrics?scope=application", null, false).body();
-
-        for (List<String> metric : List.of(
-                List.of("exactlyonce_deliveries_total{", "outcome=\"processed\""),
-                List.of("exactlyonce_processed_last_minute{"),
-                List.of("exactlyonce_ids{", "state=\"unconfirmed\""),
-                List.of("exactlyonce_oldest_unconfirmed_seconds{"),
-                List.of("exactlyonce_purge_unconfirmable{"))) {
-            assertTrue(
-                    metrics.lines()
-                            .filter(line -> line.startsWith(metric.get(0)))
-                            .filter(line -> line.contains("consumer=\"exactly-once-sample/ledger/LedgerConsumer\""))
-                            .anyMatch(line -> metric.stream().allMatch(line::contains)),
-                    metric + " in " + metrics);
-        }
     }
 
     private JsonObject consumer() {

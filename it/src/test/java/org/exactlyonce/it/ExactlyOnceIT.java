@@ -10,7 +10,6 @@ import java.io.StringReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The protocol's outcomes, one delivery path at a time, on the running server with the sample EAR. */
@@ -138,9 +137,7 @@ class ExactlyOnceIT {
                 3, ledger.account("audit-" + account).getJsonNumber("credits").longValue());
     }
 
-    /** Not on WildFly: it reports no MicroProfile Health check of a module inside an EAR, only its own. */
     @Test
-    @Tag("health-checks-in-ear")
     void readinessReportsTheProcessedIdTableWithItsPrimaryKey() {
         var readiness = ledger.readiness();
 

@@ -40,7 +40,6 @@ final class LedgerClient {
             .connectTimeout(Duration.ofSeconds(5))
             .build();
     private final String baseUrl;
-    private final String healthUrl;
 
     /** The client of the test phase's server. */
     LedgerClient() {
@@ -50,7 +49,6 @@ final class LedgerClient {
     /** Health is on the application's port on Open Liberty; WildFly serves it on its management port. */
     LedgerClient(String baseUrl) {
         this.baseUrl = baseUrl;
-        this.healthUrl = System.getProperty("it.health-url", baseUrl + "/health");
     }
 
     void sendCredit(String messageId, String account, long amount) {
@@ -356,10 +354,9 @@ final class LedgerClient {
         expect(204, call("DELETE", "/ledger/api/dead-letters/" + encoded(messageId), null, false));
     }
 
-    /** The server's MicroProfile Health readiness answer: its status code and its checks. */
+    /** The engine's readiness, as the console's API reports it: its status code and its checks. */
     HttpResponse<String> readiness() {
-        return send(
-                HttpRequest.newBuilder(URI.create(healthUrl + "/ready")).GET().build());
+        return call("GET", "/exactly-once/api/health/ready", "viewer", false);
     }
 
     /** Whether the server answers HTTP at all, whatever it says. */

@@ -14,13 +14,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Topic consumers, on the purge's test server (a purge every 2 s, a dedup window of zero): the
- * sample's two durable subscribers of one topic each book every event once, and their IDs are
- * confirmed through the broker's subscriptions — never while a subscription still holds the message.
+ * sample's two durable subscribers and its non-durable one each book every event once, and their IDs
+ * are confirmed through the broker's subscriptions — never while a subscription still holds the message.
  */
 class TopicIT {
 
     private static final String FIRST = "exactly-once-sample/ledger/FirstCreditSubscriber";
     private static final String SECOND = "exactly-once-sample/ledger/SecondCreditSubscriber";
+    private static final String LIVE = "exactly-once-sample/ledger/LiveCreditSubscriber";
     private static final Duration DELIVERIES = Duration.ofSeconds(60);
     private static final Duration PURGE_INTERVAL = Duration.ofSeconds(2);
 
@@ -30,6 +31,7 @@ class TopicIT {
 
     @Test
     void eachSubscriberBooksEveryEventOnceAndTheirIdsArePurged() {
+        awaitTheNonDurableSubscription();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             String id = newId();
@@ -39,17 +41,32 @@ class TopicIT {
 
         Await.untilEquals("the first subscriber books all", 30L, DELIVERIES, () -> ledger.balance("first-" + account));
         Await.untilEquals("the second books all", 30L, DELIVERIES, () -> ledger.balance("second-" + account));
+        Await.untilEquals("the non-durable one books all", 30L, DELIVERIES, () -> ledger.balance("live-" + account));
         Await.until(
-                "both subscribers' IDs are confirmed and purged",
+                "every subscriber's IDs are confirmed and purged",
                 Duration.ofSeconds(30),
                 () -> ids.stream()
                         .allMatch(id -> ledger.processed(FIRST, id).isEmpty()
-                                && ledger.processed(SECOND, id).isEmpty()));
+                                && ledger.processed(SECOND, id).isEmpty()
+                                && ledger.processed(LIVE, id).isEmpty()));
         Await.settle();
         assertEquals(30, ledger.balance("first-" + account));
         assertEquals(30, ledger.balance("second-" + account));
+        assertEquals(30, ledger.balance("live-" + account));
+    }
+
+    @Test
+    void theConsoleShowsEachSubscribersTopicAndSubscription() {
+        awaitTheNonDurableSubscription();
         String destination = ledger.consumer(FIRST).getString("destination");
         assertTrue(destination.startsWith("topic ") && destination.endsWith("LedgerCreditEvents"), destination);
+        assertEquals(
+                "durable subscription credit-events, client ID ledger-first",
+                ledger.consumer(FIRST).getString("subscription"));
+        assertEquals("non-durable subscription", ledger.consumer(LIVE).getString("subscription"));
+        assertEquals(
+                ledger.consumer(FIRST).getString("destination"),
+                ledger.consumer(LIVE).getString("destination"));
     }
 
     /**
@@ -105,6 +122,23 @@ class TopicIT {
         assertEquals(409, ledger.changeParked("POST", parkedOf(FIRST, id) + "/replay", "admin"));
         Await.settle();
         assertEquals(0, ledger.balance("first-" + account));
+    }
+
+    /**
+     * A non-durable subscription receives only what is published while it exists: after a server
+     * (re)start, events are published until the subscriber books one.
+     */
+    private void awaitTheNonDurableSubscription() {
+        String probe = "probe-" + UUID.randomUUID();
+        Await.until("the non-durable subscription receives events", DELIVERIES, () -> {
+            ledger.publishCredit(Json.createObjectBuilder()
+                    .add("messageId", newId())
+                    .add("account", probe)
+                    .add("amount", 1)
+                    .build());
+            Await.pause(Duration.ofSeconds(1));
+            return ledger.balance("live-" + probe) > 0;
+        });
     }
 
     private long parkedOf(String consumer, String messageId) {

@@ -11,16 +11,17 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.exactlyonce.consume.ConsumerDestination;
 import org.exactlyonce.consume.LocalConsumers;
-import org.exactlyonce.metrics.ConsumerMetrics;
-import org.exactlyonce.metrics.Outcome;
 import org.exactlyonce.park.ParkedMessages;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.purge.Purge;
 import org.exactlyonce.purge.PurgeReport;
+import org.exactlyonce.telemetry.ConsumerMetrics;
+import org.exactlyonce.telemetry.Outcome;
 
 /**
  * Every consumer's figures: deliveries by outcome since the server started, throughput, parked
@@ -66,12 +67,11 @@ public class ConsumersResource {
             labelled.put(outcome.label(), counts.getOrDefault(outcome, 0L));
         }
         IdTableCounts idTable = lastPurge == null ? null : lastPurge.idTables().get(consumer);
+        Optional<ConsumerDestination> destination = consumers.destinationOf(consumer);
         return new ConsumerStatus(
                 consumer,
-                consumers
-                        .destinationOf(consumer)
-                        .map(ConsumerDestination::toString)
-                        .orElse(null),
+                destination.map(ConsumerDestination::toString).orElse(null),
+                destination.flatMap(consumers::subscriptionOf).orElse(null),
                 labelled,
                 metrics.processedLastMinute(consumer),
                 parked,
@@ -90,6 +90,9 @@ public class ConsumersResource {
      *
      * @param destination what it reads, as the database records it: {@code queue LedgerCredits}; {@code
      *     null} before its first delivery
+     * @param subscription for a topic consumer deployed on this server, how its bean subscribes: {@code
+     *     durable subscription credit-events, client ID ledger-first}, {@code non-durable subscription};
+     *     {@code null} otherwise
      * @param deliveries counts since the server started, keyed by outcome ({@code processed}, {@code
      *     duplicate_already_committed}, {@code duplicate_lost_race}, {@code duplicate_conflict}, {@code
      *     failed}, {@code parked})
@@ -105,6 +108,7 @@ public class ConsumersResource {
     public record ConsumerStatus(
             String consumer,
             String destination,
+            String subscription,
             Map<String, Long> deliveries,
             long processedLastMinute,
             long parkedNow,

@@ -7,7 +7,7 @@ import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.Topic;
 
-/** Publishes credit orders as events on the topic both {@link CreditSubscriber}s read. */
+/** Publishes credit orders as events on the topic every {@link CreditSubscriber} reads. */
 @ApplicationScoped
 public class CreditEvents {
 

@@ -14,7 +14,7 @@ final class CreditQueues {
     /** The exception destination of {@link #CREDITS}: messages the broker gave up on. */
     static final String FAILED_CREDITS = "jms/ledger/FailedCredits";
 
-    /** Credit events, a topic: each of the two {@link CreditSubscriber}s books every one. */
+    /** Credit events, a topic: each {@link CreditSubscriber} books every one. */
     static final String CREDIT_EVENTS = "jms/ledger/CreditEvents";
 
     private CreditQueues() {}

@@ -3,7 +3,7 @@ package org.exactlyonce.admin.health;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSContext;
+import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -32,8 +32,8 @@ public class MessagingReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         try {
-            try (JMSContext context = connections.connectionFactory().createContext()) {
-                context.createQueue("exactly-once-readiness"); // a local object: proves the session, sends nothing
+            try (Connection connection = connections.connectionFactory().createConnection()) {
+                connection.createSession().close(); // a session proves the broker took the connection; sends nothing
             }
             return HealthCheckResponse.named(NAME)
                     .up()

@@ -1,31 +1,27 @@
-package org.exactlyonce.metrics;
+package org.exactlyonce.telemetry;
 
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.logging.Logger;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
  * The consumers' figures since the server started, for the console and for a metrics scraper: deliveries
  * per consumer and outcome, messages processed in the last minute, and the processed-ID table as the last
- * purge counted it. They are exported as MicroProfile Metrics where the server has that API (see
- * {@link MicroProfileMetricsExport}).
+ * purge counted it.
  */
 @ApplicationScoped
 public class ConsumerMetrics {
-
-    private static final Logger LOG = Logger.getLogger(ConsumerMetrics.class.getName());
 
     private final Clock clock = Clock.systemUTC();
     private final ConcurrentMap<String, Map<Outcome, LongAdder>> deliveries = new ConcurrentHashMap<>();
@@ -33,24 +29,8 @@ public class ConsumerMetrics {
     private final ConcurrentMap<String, IdTableCounts> idTables = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Boolean> unconfirmable = new ConcurrentHashMap<>();
 
-    @Inject
-    Instance<MetricsExport> exports;
-
-    private MetricsExport export;
-
-    @PostConstruct
-    void findExport() {
-        if (exports.isResolvable()) {
-            export = exports.get();
-        } else {
-            export = new NoExport();
-            LOG.info("this server has no MicroProfile Metrics: the consumers' figures are shown by the console only");
-        }
-    }
-
     public void count(String consumer, Outcome outcome) {
         countersOf(consumer).get(outcome).increment();
-        export.counted(consumer, outcome);
         if (outcome == Outcome.PROCESSED) {
             processedLastMinute.get(consumer).add(clock.millis());
         }
@@ -64,9 +44,7 @@ public class ConsumerMetrics {
 
     /** Publishes what the purge counted of a consumer's processed-ID table. */
     public void idTableCounted(String consumer, IdTableCounts counts) {
-        if (idTables.put(consumer, counts) == null) {
-            export.idTableSeen(consumer, this);
-        }
+        idTables.put(consumer, counts);
     }
 
     /** Publishes whether the last purge could not confirm some of a consumer's IDs (the report says why). */
@@ -74,19 +52,25 @@ public class ConsumerMetrics {
         unconfirmable.put(consumer, couldNot);
     }
 
-    /** 1 when the last purge could not confirm some of the consumer's IDs, else 0. */
-    long unconfirmable(String consumer) {
-        return Boolean.TRUE.equals(unconfirmable.get(consumer)) ? 1 : 0;
+    /** Whether the last purge could not confirm some of the consumer's IDs; empty before its first run. */
+    public Optional<Boolean> lastPurgeCouldNotConfirm(String consumer) {
+        return Optional.ofNullable(unconfirmable.get(consumer));
     }
 
-    /** The consumer's processed-ID table as the last purge counted it; null before the first count. */
-    IdTableCounts idTable(String consumer) {
-        return idTables.get(consumer);
+    /** The consumers whose processed-ID tables a purge has counted, in order. */
+    public SortedSet<String> countedIdTables() {
+        return new TreeSet<>(idTables.keySet());
     }
 
-    long oldestUnconfirmedSeconds(String consumer) {
-        return idTables.get(consumer)
-                .oldestUnconfirmedAge(clock.instant())
+    /** The consumer's processed-ID table as the last purge counted it; empty before the first count. */
+    public Optional<IdTableCounts> idTable(String consumer) {
+        return Optional.ofNullable(idTables.get(consumer));
+    }
+
+    /** Age of the consumer's oldest unconfirmed ID as the last purge counted it; zero when it had none. */
+    public long oldestUnconfirmedSeconds(String consumer) {
+        return idTable(consumer)
+                .flatMap(counts -> counts.oldestUnconfirmedAge(clock.instant()))
                 .map(Duration::toSeconds)
                 .orElse(0L);
     }
@@ -112,20 +96,7 @@ public class ConsumerMetrics {
         for (Outcome outcome : Outcome.values()) {
             counters.put(outcome, new LongAdder());
         }
-        export.consumerSeen(consumer, this);
         return counters;
-    }
-
-    /** The export of a server without a metrics API. */
-    private static final class NoExport implements MetricsExport {
-        @Override
-        public void consumerSeen(String consumer, ConsumerMetrics figures) {}
-
-        @Override
-        public void counted(String consumer, Outcome outcome) {}
-
-        @Override
-        public void idTableSeen(String consumer, ConsumerMetrics figures) {}
     }
 
     /** Counts per second over the last 60 seconds, in a ring of one slot per second. */

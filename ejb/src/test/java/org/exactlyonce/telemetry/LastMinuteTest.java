@@ -1,8 +1,8 @@
-package org.exactlyonce.metrics;
+package org.exactlyonce.telemetry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.exactlyonce.metrics.ConsumerMetrics.LastMinute;
+import org.exactlyonce.telemetry.ConsumerMetrics.LastMinute;
 import org.junit.jupiter.api.Test;
 
 class LastMinuteTest {

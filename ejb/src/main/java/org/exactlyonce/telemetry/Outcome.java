@@ -1,4 +1,4 @@
-package org.exactlyonce.metrics;
+package org.exactlyonce.telemetry;
 
 /** What became of one delivery of a message to a consumer. */
 public enum Outcome {

@@ -1,0 +1,142 @@
+package org.exactlyonce.telemetry;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import jakarta.jms.Topic;
+import org.exactlyonce.processed.IdTableCounts;
+
+/**
+ * Deliveries and figures through MicroProfile Telemetry's OpenTelemetry, exported however the server
+ * configures it (OTLP by default; off until {@code otel.sdk.disabled=false}). Each delivery is a
+ * {@code CONSUMER} span named {@code process <destination>} with the messaging semantic conventions'
+ * attributes and {@code exactlyonce.consumer}, {@code exactlyonce.message_id} and {@code
+ * exactlyonce.outcome}; a failed delivery's span has status {@code ERROR}. The figures are the
+ * instruments {@code exactlyonce.deliveries}, {@code exactlyonce.processed.last_minute}, {@code
+ * exactlyonce.ids}, {@code exactlyonce.oldest_unconfirmed} and {@code exactlyonce.purge.unconfirmable},
+ * read from {@link ConsumerMetrics} when the exporter collects.
+ */
+@ApplicationScoped
+class OpenTelemetryExport implements TraceExport {
+
+    private static final String SCOPE = "org.exactlyonce";
+    private static final AttributeKey<String> CONSUMER = AttributeKey.stringKey("exactlyonce.consumer");
+    private static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("exactlyonce.outcome");
+    private static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("exactlyonce.message_id");
+    private static final AttributeKey<String> STATE = AttributeKey.stringKey("exactlyonce.state");
+
+    @Inject
+    OpenTelemetry openTelemetry;
+
+    @Inject
+    ConsumerMetrics figures;
+
+    @PostConstruct
+    void observeFigures() {
+        Meter meter = openTelemetry.getMeter(SCOPE);
+        meter.counterBuilder("exactlyonce.deliveries")
+                .setDescription("Deliveries since the server started, by outcome")
+                .buildWithCallback(measurement -> figures.snapshot()
+                        .forEach((consumer, counts) -> counts.forEach((outcome, count) -> measurement.record(
+                                count, Attributes.of(CONSUMER, consumer, OUTCOME, outcome.label())))));
+        meter.gaugeBuilder("exactlyonce.processed.last_minute")
+                .setDescription("Messages processed in the last 60 seconds")
+                .ofLongs()
+                .buildWithCallback(measurement -> figures.snapshot()
+                        .keySet()
+                        .forEach(consumer -> measurement.record(
+                                figures.processedLastMinute(consumer), Attributes.of(CONSUMER, consumer))));
+        meter.gaugeBuilder("exactlyonce.ids")
+                .setDescription("Processed IDs in the table, by state, as the last purge counted")
+                .ofLongs()
+                .buildWithCallback(measurement -> figures.countedIdTables().forEach(consumer -> {
+                    IdTableCounts counts = figures.idTable(consumer).orElseThrow();
+                    measurement.record(counts.unconfirmed(), Attributes.of(CONSUMER, consumer, STATE, "unconfirmed"));
+                    measurement.record(counts.acknowledged(), Attributes.of(CONSUMER, consumer, STATE, "acknowledged"));
+                }));
+        meter.gaugeBuilder("exactlyonce.oldest_unconfirmed")
+                .setDescription("Age of the oldest unconfirmed ID at the last purge")
+                .setUnit("s")
+                .ofLongs()
+                .buildWithCallback(measurement -> figures.countedIdTables()
+                        .forEach(consumer -> measurement.record(
+                                figures.oldestUnconfirmedSeconds(consumer), Attributes.of(CONSUMER, consumer))));
+        meter.gaugeBuilder("exactlyonce.purge.unconfirmable")
+                .setDescription("1 when the last purge could not confirm some of the consumer's IDs")
+                .ofLongs()
+                .buildWithCallback(measurement -> figures.countedIdTables()
+                        .forEach(consumer -> measurement.record(
+                                figures.lastPurgeCouldNotConfirm(consumer).orElse(false) ? 1 : 0,
+                                Attributes.of(CONSUMER, consumer))));
+    }
+
+    @Override
+    public DeliveryTrace started(String consumer, Message message) {
+        String destination = destinationOf(message);
+        Span span = openTelemetry
+                .getTracer(SCOPE)
+                .spanBuilder("process " + destination)
+                .setSpanKind(SpanKind.CONSUMER)
+                .setAttribute("messaging.system", "jms")
+                .setAttribute("messaging.operation.type", "process")
+                .setAttribute("messaging.operation.name", "process")
+                .setAttribute("messaging.destination.name", destination)
+                .setAttribute("messaging.message.id", jmsMessageIdOf(message))
+                .setAttribute(CONSUMER, consumer)
+                .startSpan();
+        Scope current = span.makeCurrent();
+        return new DeliveryTrace() {
+            @Override
+            public void identified(String messageId) {
+                span.setAttribute(MESSAGE_ID, messageId);
+            }
+
+            @Override
+            public void close() {
+                current.close();
+                span.end();
+            }
+        };
+    }
+
+    @Override
+    public void ended(Outcome outcome) {
+        Span span = Span.current();
+        span.setAttribute(OUTCOME, outcome.label());
+        if (outcome == Outcome.FAILED) {
+            span.setStatus(StatusCode.ERROR, "rolled back: the broker redelivers the message");
+        }
+    }
+
+    private static String destinationOf(Message message) {
+        try {
+            Destination destination = message.getJMSDestination();
+            if (destination instanceof Queue queue) {
+                return queue.getQueueName();
+            }
+            return destination instanceof Topic topic ? topic.getTopicName() : "unknown";
+        } catch (JMSException e) {
+            return "unknown";
+        }
+    }
+
+    private static String jmsMessageIdOf(Message message) {
+        try {
+            return String.valueOf(message.getJMSMessageID());
+        } catch (JMSException e) {
+            return "unknown";
+        }
+    }
+}

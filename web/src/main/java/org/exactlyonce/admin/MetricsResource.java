@@ -1,0 +1,77 @@
+package org.exactlyonce.admin;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import java.util.Map;
+import java.util.SortedSet;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.exactlyonce.processed.IdTableCounts;
+import org.exactlyonce.telemetry.ConsumerMetrics;
+import org.exactlyonce.telemetry.Outcome;
+
+/**
+ * The consumers' figures for a Prometheus scrape, the same on every server: the engine renders them
+ * itself because the servers share no metrics API (WildFly has no MicroProfile Metrics). Names and
+ * labels: {@code exactlyonce_deliveries_total{consumer,outcome}}, {@code
+ * exactlyonce_processed_last_minute{consumer}}, and as the last purge counted them {@code
+ * exactlyonce_ids{consumer,state}}, {@code exactlyonce_oldest_unconfirmed_seconds{consumer}}, {@code
+ * exactlyonce_purge_unconfirmable{consumer}}.
+ */
+@Path("/metrics")
+public class MetricsResource {
+
+    @Inject
+    ConsumerMetrics metrics;
+
+    @GET
+    @Produces(PrometheusText.CONTENT_TYPE)
+    @Operation(summary = "The consumers' figures in Prometheus' text format")
+    public String scrape() {
+        Map<String, Map<Outcome, Long>> deliveries = metrics.snapshot();
+        PrometheusText text = new PrometheusText();
+        text.metric("exactlyonce_deliveries_total", "counter", "Deliveries since the server started, by outcome.");
+        deliveries.forEach((consumer, counts) -> counts.forEach((outcome, count) ->
+                text.sample("exactlyonce_deliveries_total", count, "consumer", consumer, "outcome", outcome.label())));
+        text.metric("exactlyonce_processed_last_minute", "gauge", "Messages processed in the last 60 seconds.");
+        deliveries
+                .keySet()
+                .forEach(consumer -> text.sample(
+                        "exactlyonce_processed_last_minute",
+                        metrics.processedLastMinute(consumer),
+                        "consumer",
+                        consumer));
+        idTables(text);
+        return text.toString();
+    }
+
+    /** The figures of the last purge's count, for the consumers it counted. */
+    private void idTables(PrometheusText text) {
+        SortedSet<String> counted = metrics.countedIdTables();
+        text.metric("exactlyonce_ids", "gauge", "Processed IDs in the table, by state, as the last purge counted.");
+        for (String consumer : counted) {
+            IdTableCounts counts = metrics.idTable(consumer).orElseThrow();
+            text.sample("exactlyonce_ids", counts.unconfirmed(), "consumer", consumer, "state", "unconfirmed");
+            text.sample("exactlyonce_ids", counts.acknowledged(), "consumer", consumer, "state", "acknowledged");
+        }
+        text.metric(
+                "exactlyonce_oldest_unconfirmed_seconds",
+                "gauge",
+                "Age of the oldest unconfirmed ID, at the last purge.");
+        counted.forEach(consumer -> text.sample(
+                "exactlyonce_oldest_unconfirmed_seconds",
+                metrics.oldestUnconfirmedSeconds(consumer),
+                "consumer",
+                consumer));
+        text.metric(
+                "exactlyonce_purge_unconfirmable",
+                "gauge",
+                "1 when the last purge could not confirm some of the consumer's IDs (it keeps them).");
+        counted.forEach(consumer -> text.sample(
+                "exactlyonce_purge_unconfirmable",
+                metrics.lastPurgeCouldNotConfirm(consumer).orElse(false) ? 1 : 0,
+                "consumer",
+                consumer));
+    }
+}
