@@ -3,19 +3,22 @@ package org.exactlyonce.broker;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import java.lang.management.ManagementFactory;
 import java.util.logging.Logger;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+import org.exactlyonce.broker.artemis.ArtemisView;
 import org.exactlyonce.broker.liberty.LibertyEndpoints;
 import org.exactlyonce.broker.liberty.MessagingEngineView;
-import org.exactlyonce.broker.wildfly.WildFlyArtemisView;
 import org.exactlyonce.broker.wildfly.WildFlyEndpoints;
+import org.exactlyonce.consume.MessageIds;
 
 /**
  * Picks the broker view and the endpoint control of the server the engine runs on, by the management
- * beans the server registers: WildFly's ({@code jboss.as}) or Open Liberty's ({@code WebSphere}).
+ * beans the server registers: WildFly's ({@code jboss.as}) or Open Liberty's ({@code WebSphere}); the
+ * broker view is a standalone Artemis's where {@link BrokerChoice} says the consumers read one.
  */
 @ApplicationScoped
 class Platforms {
@@ -25,12 +28,26 @@ class Platforms {
     private final boolean wildFly =
             registers("jboss.as:management-root=server") || registers("jboss.as:subsystem=messaging-activemq,*");
 
+    @Inject
+    BrokerChoice choice;
+
+    @Inject
+    MessageIds messageIds;
+
+    @Inject
+    BrokerConnections connections;
+
     @Produces
     @ApplicationScoped
-    BrokerView brokerView(Instance<MessagingEngineView> liberty, Instance<WildFlyArtemisView> wildFlyArtemis) {
+    BrokerView brokerView(Instance<MessagingEngineView> liberty) {
+        if (choice.standaloneArtemis()) {
+            LOG.info(() -> "exactly-once: acknowledgements are confirmed through a standalone ActiveMQ Artemis,"
+                    + " asked with management messages on " + connections.connectionFactoryName());
+            return ArtemisView.standalone(messageIds, connections);
+        }
         LOG.info(() -> "exactly-once: acknowledgements are confirmed through "
                 + (wildFly ? "WildFly's ActiveMQ Artemis" : "Open Liberty's messaging engine"));
-        return wildFly ? wildFlyArtemis.get() : liberty.get();
+        return wildFly ? ArtemisView.insideWildFly(messageIds, connections) : liberty.get();
     }
 
     @Produces

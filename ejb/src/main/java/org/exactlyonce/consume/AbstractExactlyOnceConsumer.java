@@ -258,10 +258,10 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         Instant began = clock.instant();
         idTableCheck.ensureExact(); // once: a table that folds case or accents would merge distinct IDs
         localConsumers.verify(consumer, message); // once: a name read from two destinations would merge them
+        String deliveredBy = broker.brokerOf(message).orElse(null); // outside the transaction: it may ask the broker
         try {
             transaction.begin(); // 2. begin the database transaction
-            if (!processedMessages.recordFirstDelivery(
-                    consumer, messageId, message, broker.brokerOf(message).orElse(null))) { // 3. insert the ID
+            if (!processedMessages.recordFirstDelivery(consumer, messageId, message, deliveredBy)) { // 3. insert the ID
                 transaction.rollback();
                 return dropDuplicate(messageId, message, began); // acknowledged, without effect
             }

@@ -7,6 +7,7 @@ import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import org.exactlyonce.broker.BrokerChoice;
 import org.exactlyonce.outage.DatabaseOutage;
 
 /**
@@ -27,11 +28,15 @@ public class SettingsCheck {
     @EJB
     DatabaseOutage outage;
 
+    @Inject
+    BrokerChoice broker;
+
     @PostConstruct
     void check() {
         List<String> problems = new ArrayList<>(deliveries.problems());
         problems.addAll(messageIds.problems());
         problems.addAll(outage.problems());
+        problems.addAll(broker.problems());
         if (!problems.isEmpty()) {
             throw new IllegalStateException("exactly-once consumers cannot start: " + String.join("; ", problems));
         }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ class PurgeIT {
     private final String account = "acct-" + UUID.randomUUID();
 
     @Test
+    @Tag("in-flight-crash")
     void idOfAMessageStillInFlightIsNeverPurged() throws Exception {
         String id = newId();
         ledger.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofSeconds(15)));
@@ -107,6 +109,7 @@ class PurgeIT {
     }
 
     @Test
+    @Tag("needs-no-dedup-window")
     void tableShrinksToOneBatchWithinTwoPeriodsAfterTheQueueDrains() throws Exception {
         int messages = 20_000;
         long failedBefore = ledger.deliveries("failed");

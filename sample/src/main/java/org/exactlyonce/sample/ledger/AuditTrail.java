@@ -3,8 +3,7 @@ package org.exactlyonce.sample.ledger;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSConnectionFactory;
-import jakarta.jms.JMSContext;
+import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Queue;
 
 /**
@@ -17,9 +16,8 @@ public class AuditTrail {
     /** The audit queue's JNDI name. */
     public static final String QUEUE = "jms/ledger/Audit";
 
-    @Inject
-    @JMSConnectionFactory(CreditQueues.CONNECTION_FACTORY)
-    JMSContext jms;
+    @Resource(lookup = CreditQueues.CONNECTION_FACTORY)
+    ConnectionFactory connectionFactory;
 
     @Resource(lookup = QUEUE)
     Queue audit;
@@ -28,7 +26,7 @@ public class AuditTrail {
     Ledger ledger;
 
     void send(CreditOrder order) {
-        jms.createProducer().setProperty("messageId", order.messageId()).send(audit, CreditOrders.toJson(order));
+        CreditOrders.send(connectionFactory, audit, order);
     }
 
     /** Books an order's audit credit in the caller's transaction. */

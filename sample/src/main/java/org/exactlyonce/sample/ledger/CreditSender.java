@@ -2,18 +2,15 @@ package org.exactlyonce.sample.ledger;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import jakarta.jms.JMSConnectionFactory;
-import jakarta.jms.JMSContext;
+import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Queue;
 
 /** Sends credit orders as persistent JMS messages, the order's ID in the {@code messageId} property. */
 @ApplicationScoped
 public class CreditSender {
 
-    @Inject
-    @JMSConnectionFactory(CreditQueues.CONNECTION_FACTORY)
-    JMSContext jms;
+    @Resource(lookup = CreditQueues.CONNECTION_FACTORY)
+    ConnectionFactory connectionFactory;
 
     @Resource(lookup = CreditQueues.CREDITS)
     Queue credits;
@@ -32,6 +29,6 @@ public class CreditSender {
     }
 
     private void send(CreditOrder order, Queue queue) {
-        jms.createProducer().setProperty("messageId", order.messageId()).send(queue, CreditOrders.toJson(order));
+        CreditOrders.send(connectionFactory, queue, order);
     }
 }

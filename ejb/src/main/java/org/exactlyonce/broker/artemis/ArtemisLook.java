@@ -1,4 +1,4 @@
-package org.exactlyonce.broker.wildfly;
+package org.exactlyonce.broker.artemis;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -24,7 +24,7 @@ import org.exactlyonce.broker.BrokerView.Candidate;
  * delivering and scheduled both before and after the browse, so a message that changes state once
  * during the look is seen by one of them.
  */
-final class ArtemisLook {
+public final class ArtemisLook {
 
     private final Set<String> applicationIds = new HashSet<>();
     private final Set<String> jmsMessageIds = new HashSet<>();
@@ -34,7 +34,7 @@ final class ArtemisLook {
      * @param applicationIdOf reads the application's ID of a listed message, given its fields and its
      *     JMS message ID
      */
-    ArtemisLook(BiFunction<Map<String, ?>, String, Optional<String>> applicationIdOf) {
+    public ArtemisLook(BiFunction<Map<String, ?>, String, Optional<String>> applicationIdOf) {
         this.applicationIdOf = applicationIdOf;
     }
 
@@ -42,14 +42,14 @@ final class ArtemisLook {
      * Adds the messages of a listing, as Artemis' {@code list…MessagesAsJSON} operations return them:
      * an array of messages, or of consumers each with its messages under {@code elements}.
      */
-    void addListing(String json) {
+    public void addListing(String json) {
         try (JsonReader reader = Json.createReader(new StringReader(json))) {
             addAll(reader.readArray());
         }
     }
 
     /** Adds a message a browse saw. */
-    void addBrowsed(String applicationId, String jmsMessageId) {
+    public void addBrowsed(String applicationId, String jmsMessageId) {
         if (applicationId != null) {
             applicationIds.add(applicationId);
         }
@@ -59,7 +59,7 @@ final class ArtemisLook {
     }
 
     /** The application IDs of the candidates whose messages were seen in any view. */
-    Set<String> pending(Collection<Candidate> candidates) {
+    public Set<String> pending(Collection<Candidate> candidates) {
         Set<String> pending = new HashSet<>();
         for (Candidate candidate : candidates) {
             if (applicationIds.contains(candidate.messageId()) || jmsMessageIds.contains(candidate.jmsMessageId())) {

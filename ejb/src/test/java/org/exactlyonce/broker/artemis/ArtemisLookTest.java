@@ -1,4 +1,4 @@
-package org.exactlyonce.broker.wildfly;
+package org.exactlyonce.broker.artemis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
