@@ -24,7 +24,7 @@ import org.exactlyonce.broker.BrokerView.Candidate;
  * delivering and scheduled both before and after the browse, so a message that changes state once
  * during the look is seen by one of them.
  */
-public final class ArtemisLook {
+final class ArtemisLook {
 
     private final Set<String> applicationIds = new HashSet<>();
     private final Set<String> jmsMessageIds = new HashSet<>();
@@ -34,7 +34,7 @@ public final class ArtemisLook {
      * @param applicationIdOf reads the application's ID of a listed message, given its fields and its
      *     JMS message ID
      */
-    public ArtemisLook(BiFunction<Map<String, ?>, String, Optional<String>> applicationIdOf) {
+    ArtemisLook(BiFunction<Map<String, ?>, String, Optional<String>> applicationIdOf) {
         this.applicationIdOf = applicationIdOf;
     }
 
@@ -42,14 +42,14 @@ public final class ArtemisLook {
      * Adds the messages of a listing, as Artemis' {@code list…MessagesAsJSON} operations return them:
      * an array of messages, or of consumers each with its messages under {@code elements}.
      */
-    public void addListing(String json) {
+    void addListing(String json) {
         try (JsonReader reader = Json.createReader(new StringReader(json))) {
             addAll(reader.readArray());
         }
     }
 
     /** Adds a message a browse saw. */
-    public void addBrowsed(String applicationId, String jmsMessageId) {
+    void addBrowsed(String applicationId, String jmsMessageId) {
         if (applicationId != null) {
             applicationIds.add(applicationId);
         }
@@ -59,7 +59,7 @@ public final class ArtemisLook {
     }
 
     /** The application IDs of the candidates whose messages were seen in any view. */
-    public Set<String> pending(Collection<Candidate> candidates) {
+    Set<String> pending(Collection<Candidate> candidates) {
         Set<String> pending = new HashSet<>();
         for (Candidate candidate : candidates) {
             if (applicationIds.contains(candidate.messageId()) || jmsMessageIds.contains(candidate.jmsMessageId())) {
