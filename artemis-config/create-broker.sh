@@ -2,11 +2,17 @@
 # Creates a standalone ActiveMQ Artemis broker instance for the exactly-once engine and its sample:
 #   create-broker.sh <Artemis installation> <instance directory> <port> <user> <password> [max deliveries]
 # The instance keeps its journal on disk (<instance>/data), so messages survive a kill -9 of the broker.
-# It accepts core connections on 127.0.0.1:<port> only, with a login. The sample's queues redeliver a
-# message <max deliveries> times (default 5, keep it equal to exactlyonce.park-after-deliveries), then
-# move it to LedgerCredits.Failed. Start it with <instance>/bin/artemis run (or artemis-service start).
+# It accepts core connections on 127.0.0.1:<port> only, with a login. The sample's queues deliver a
+# message at most <max deliveries> times (default 10), then move it to LedgerCredits.Failed. Start it
+# with <instance>/bin/artemis run (or artemis-service start).
+#
+# Keep <max deliveries> above exactlyonce.park-after-deliveries (default 5) by at least the sessions one
+# server consumes a queue with (maxSession, ledger.consumers: 4): the engine parks a failing message
+# itself, and the broker's limit is only the backstop. The margin is for a crash: Artemis closes a dead
+# server's connections one at a time, and hands the message in flight to each of that server's sessions
+# still open, one after another, counting a delivery every time.
 set -euo pipefail
-home=$1 instance=$2 port=$3 user=$4 password=$5 max_deliveries=${6:-5}
+home=$1 instance=$2 port=$3 user=$4 password=$5 max_deliveries=${6:-10}
 
 "$home/bin/artemis" create --silent --force --no-autotune --no-web \
     --user "$user" --password "$password" --require-login \

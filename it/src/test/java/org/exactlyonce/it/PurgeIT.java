@@ -28,7 +28,6 @@ class PurgeIT {
     private final String account = "acct-" + UUID.randomUUID();
 
     @Test
-    @Tag("in-flight-crash")
     void idOfAMessageStillInFlightIsNeverPurged() throws Exception {
         String id = newId();
         ledger.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofSeconds(15)));
