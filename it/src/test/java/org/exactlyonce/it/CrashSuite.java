@@ -5,21 +5,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Crashes the server again and again while it processes a stream of credits, then counts effects on
  * the ledger: every sent ID must have exactly one. The crashes cycle through the protocol's crash
  * points (armed through the sample's fault injection, each halting the JVM like {@code kill -9}) and
- * real {@code kill -9}s at random moments. Producer duplicates are part of the stream.
+ * real {@code kill -9}s at random moments; on a standalone broker, {@code kill -9}s of the broker too,
+ * while the server stays up. Producer duplicates are part of the stream.
  */
 final class CrashSuite {
 
     /** What the suite crashes at, in turn: the protocol's crash points, then a random kill. */
     static final List<String> CRASH_POINTS =
             List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", "PURGE_DELETING", "KILL");
+
+    /** A {@code kill -9} of the standalone broker at a random moment, and its start: the server stays up. */
+    static final String BROKER = "BROKER";
 
     /** The points a delivery reaches. */
     private static final List<String> DELIVERY_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT");
@@ -34,11 +40,20 @@ final class CrashSuite {
 
     private final LedgerClient ledger;
     private final TestServer server;
+    private final Optional<StandaloneBroker> broker;
     private final Random random = new Random();
 
     CrashSuite(LedgerClient ledger, TestServer server) {
         this.ledger = ledger;
         this.server = server;
+        this.broker = StandaloneBroker.ofThePhase();
+    }
+
+    /** The crash points on this phase's setup: the broker's too where it stands alone. */
+    List<String> crashPoints() {
+        return broker.isEmpty()
+                ? CRASH_POINTS
+                : Stream.concat(CRASH_POINTS.stream(), Stream.of(BROKER)).toList();
     }
 
     /**
@@ -60,7 +75,9 @@ final class CrashSuite {
                 Duration processing = DELIVERY_POINTS.contains(point) ? SLOW : FAST;
                 sent.addAll(send(account, shareOf(messages, crashes, i), atLeastOnce, processing));
                 crashed.add(crash(point));
-                server.restart();
+                if (!point.equals(BROKER)) {
+                    server.restart();
+                }
             }
         } finally {
             if (!ledger.answers()) {
@@ -120,9 +137,13 @@ final class CrashSuite {
 
     /** @return where the server crashed: the point, or a kill when no delivery or purge reached it in time */
     private String crash(String point) throws Exception {
-        if (point.equals("KILL")) {
+        if (point.equals("KILL") || point.equals(BROKER)) {
             Await.pause(Duration.ofMillis(200 + random.nextInt(1000)));
-            server.kill();
+            if (point.equals(BROKER)) {
+                broker.orElseThrow().killAndStart();
+            } else {
+                server.kill();
+            }
             return point;
         }
         ledger.armCrash(point);

@@ -1,9 +1,11 @@
 package org.exactlyonce.broker.artemis;
 
-import jakarta.jms.JMSContext;
+import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
 import jakarta.jms.TemporaryQueue;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -85,16 +87,25 @@ final class ManagementMessages implements ArtemisControl {
         return request(resource, kind, name, Json.createArrayBuilder());
     }
 
+    /**
+     * One request and its reply, on a connection of its own, closed as a whole: inside a server, Artemis'
+     * resource adapter deletes a connection's temporary queues when the connection closes, and a session
+     * closed before it (as a {@code JMSContext} closes) is back in the pool, where another thread may have
+     * taken it by the time the deletion runs on it.
+     */
     private JsonValue request(String resource, String kind, String name, JsonArrayBuilder parameters)
             throws BrokerCannotTell {
-        try (JMSContext jms = connections.connectionFactory().createContext()) {
-            TemporaryQueue replies = jms.createTemporaryQueue();
-            Message request = jms.createTextMessage(parameters.build().toString());
+        try (Connection connection = connections.connectionFactory().createConnection()) {
+            Session session = connection.createSession();
+            TemporaryQueue replies = session.createTemporaryQueue();
+            Message request = session.createTextMessage(parameters.build().toString());
             request.setStringProperty("_AMQ_ResourceName", resource);
             request.setStringProperty(kind, name);
             request.setJMSReplyTo(replies);
-            jms.createProducer().send(jms.createQueue(MANAGEMENT_ADDRESS), request);
-            Message reply = jms.createConsumer(replies).receive(REPLY_MILLIS);
+            session.createProducer(session.createQueue(MANAGEMENT_ADDRESS)).send(request);
+            MessageConsumer consumer = session.createConsumer(replies);
+            connection.start();
+            Message reply = consumer.receive(REPLY_MILLIS);
             if (reply == null) {
                 throw new BrokerCannotTell(
                         "Artemis did not answer " + name + " of " + resource + " within " + REPLY_MILLIS + " ms");
