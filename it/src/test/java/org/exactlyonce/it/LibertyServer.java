@@ -5,17 +5,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** The test phase's Liberty server ({@code it.server}). */
+/** A test Liberty server: the test phase's ({@code it.server}), or another one of the phase's by name. */
 final class LibertyServer implements TestServer {
 
     private static final Duration RESTART = Duration.ofMinutes(3);
 
     private final Path wlp = Path.of(System.getProperty("it.liberty.dir", "target/liberty/wlp"));
-    private final String name = System.getProperty("it.server", "it-derby");
+    private final String name;
     private final LedgerClient ledger;
 
     LibertyServer(LedgerClient ledger) {
+        this(ledger, System.getProperty("it.server", "it-derby"));
+    }
+
+    LibertyServer(LedgerClient ledger, String name) {
         this.ledger = ledger;
+        this.name = name;
     }
 
     @Override
@@ -30,12 +35,21 @@ final class LibertyServer implements TestServer {
 
     @Override
     public void restart() throws IOException, InterruptedException {
-        Process start = new ProcessBuilder(wlp.resolve("bin/server").toString(), "start", name)
+        server("start");
+        Await.until("the application answers after the restart", RESTART, ledger::isUp);
+    }
+
+    /** Stops the server the orderly way. */
+    void stop() throws IOException, InterruptedException {
+        server("stop");
+    }
+
+    private void server(String action) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(wlp.resolve("bin/server").toString(), action, name)
                 .inheritIO()
                 .start();
-        if (!start.waitFor(RESTART.toSeconds(), TimeUnit.SECONDS) || start.exitValue() != 0) {
-            throw new AssertionError("server start " + name + " failed");
+        if (!process.waitFor(RESTART.toSeconds(), TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new AssertionError("server " + action + " " + name + " failed");
         }
-        Await.until("the application answers after the restart", RESTART, ledger::isUp);
     }
 }

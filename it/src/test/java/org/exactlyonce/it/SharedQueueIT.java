@@ -1,0 +1,132 @@
+package org.exactlyonce.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Servers side by side on one queue of a standalone Artemis broker, with one PostgreSQL database: the
+ * phase's server, then a Liberty beside it, then a second Liberty ({@code it.shared.liberty-servers},
+ * name:port each, started here and stopped after), every one consuming with the same number of
+ * sessions. Each round sends every credit twice, so that its copies race across the servers, and
+ * checks that every ID has one effect and that no server is starved: each resolves (books or drops)
+ * at least half of an even share of the deliveries.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SharedQueueIT {
+
+    private static final int MESSAGES = 1_000;
+    private static final int COPIES = 2;
+    private static final Duration PROCESSING = Duration.ofMillis(10);
+
+    private final LedgerClient phaseServer = new LedgerClient();
+    private final List<Participant> servers = new ArrayList<>(List.of(new Participant("phase server", phaseServer)));
+    private final List<LibertyServer> started = new ArrayList<>();
+    private final List<String> others = Arrays.stream(System.getProperty("it.shared.liberty-servers", "").split(","))
+            .filter(each -> !each.isBlank())
+            .toList();
+
+    @Test
+    @Order(1)
+    void twoServersShareTheQueueAndBookEveryCreditOnce() throws Exception {
+        join(others.get(0));
+        round();
+    }
+
+    @Test
+    @Order(2)
+    void threeServersShareTheQueueAndBookEveryCreditOnce() throws Exception {
+        join(others.get(1));
+        round();
+    }
+
+    @AfterAll
+    void stopTheServersStartedHere() throws Exception {
+        for (LibertyServer server : started) {
+            server.stop();
+        }
+    }
+
+    /** Starts another Liberty of the phase, named {@code name:port}, and counts it in. */
+    private void join(String nameAndPort) throws Exception {
+        String[] parts = nameAndPort.split(":");
+        LedgerClient client = new LedgerClient("http://localhost:" + parts[1]);
+        LibertyServer server = new LibertyServer(client, parts[0]);
+        server.restart();
+        started.add(server);
+        servers.add(new Participant(parts[0], client));
+    }
+
+    private void round() {
+        Map<Participant, Long> before = resolvedByEach();
+        String account = "shared-" + UUID.randomUUID();
+        String prefix = phaseServer
+                .sendBulk(Json.createObjectBuilder()
+                        .add("account", account)
+                        .add("count", MESSAGES)
+                        .add("amount", 1)
+                        .add("copies", COPIES)
+                        .add("faults", Json.createObjectBuilder().add("processMillis", PROCESSING.toMillis()))
+                        .build())
+                .getString("idPrefix");
+        Await.untilEquals(
+                "every copy is booked or dropped on one of the servers",
+                (long) MESSAGES * COPIES,
+                Duration.ofMinutes(5),
+                () -> resolvedByEach().entrySet().stream()
+                        .mapToLong(each -> each.getValue() - before.get(each.getKey()))
+                        .sum());
+        Await.settle();
+
+        Map<String, Long> effects = phaseServer.effects(account);
+        long lost = 0;
+        for (int i = 0; i < MESSAGES; i++) {
+            lost += effects.containsKey(prefix + i) ? 0 : 1;
+        }
+        long duplicated = effects.values().stream().filter(count -> count > 1).count();
+        Map<Participant, Long> after = resolvedByEach();
+        String shares = servers.stream()
+                .map(each -> each.name() + " " + percent(after.get(each) - before.get(each)))
+                .collect(Collectors.joining(", "));
+        System.out.println("shared-queue: servers=" + servers.size() + " messages=" + MESSAGES + " copies=" + COPIES
+                + " lost=" + lost + " duplicated=" + duplicated + " shares: " + shares);
+
+        assertEquals(0, lost, "lost");
+        assertEquals(0, duplicated, "duplicated");
+        assertEquals(MESSAGES, effects.size(), "booked");
+        long halfAnEvenShare = (long) MESSAGES * COPIES / servers.size() / 2;
+        for (Participant server : servers) {
+            assertTrue(
+                    after.get(server) - before.get(server) >= halfAnEvenShare,
+                    server.name() + " resolved at least half an even share (" + halfAnEvenShare + "): " + shares);
+        }
+    }
+
+    private Map<Participant, Long> resolvedByEach() {
+        return servers.stream()
+                .collect(Collectors.toMap(
+                        each -> each,
+                        each -> each.client().deliveries("processed") + each.client().duplicates()));
+    }
+
+    private static String percent(long resolved) {
+        return Math.round(100.0 * resolved / (MESSAGES * COPIES)) + " %";
+    }
+
+    private record Participant(String name, LedgerClient client) {}
+}
