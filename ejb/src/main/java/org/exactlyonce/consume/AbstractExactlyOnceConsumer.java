@@ -130,6 +130,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      * park it: the transaction is retried with back-off within the delivery, so this method may run
      * more than once for one message, each time in a fresh transaction; while the database stays down,
      * the delivery waits for it, and a long outage pauses the consumer (see {@code DatabaseOutage}).
+     * Flush JPA writes before returning ({@code EntityManager.flush()}): a failure that only the commit
+     * meets reaches the engine, on Open Liberty, as a bare rollback without the database's SQLState, and
+     * counts as a failed delivery instead of being retried.
      *
      * @param message the delivered message
      * @throws Exception any failure, to have the message redelivered

@@ -37,7 +37,8 @@ class SharedQueueIT {
     private final LedgerClient phaseServer = new LedgerClient();
     private final List<Participant> servers = new ArrayList<>(List.of(new Participant("phase server", phaseServer)));
     private final List<LibertyServer> started = new ArrayList<>();
-    private final List<String> others = Arrays.stream(System.getProperty("it.shared.liberty-servers", "").split(","))
+    private final List<String> others = Arrays.stream(
+                    System.getProperty("it.shared.liberty-servers", "").split(","))
             .filter(each -> !each.isBlank())
             .toList();
 
@@ -121,7 +122,8 @@ class SharedQueueIT {
         return servers.stream()
                 .collect(Collectors.toMap(
                         each -> each,
-                        each -> each.client().deliveries("processed") + each.client().duplicates()));
+                        each -> each.client().deliveries("processed")
+                                + each.client().duplicates()));
     }
 
     private static String percent(long resolved) {

@@ -15,10 +15,15 @@ public class Ledger {
     @PersistenceContext(unitName = "ledger")
     private EntityManager entityManager;
 
-    /** Books a credit in the caller's transaction. */
+    /**
+     * Books a credit in the caller's transaction, written at once: a database failure (a lock wait that
+     * timed out) then surfaces here with its SQLState, which the engine retries, instead of at the commit,
+     * where Open Liberty's transaction manager reports a bare rollback.
+     */
     public void book(CreditOrder order) {
         entityManager.persist(
                 new Credit(order.messageId(), order.account(), order.amount(), LocalDateTime.now(ZoneOffset.UTC)));
+        entityManager.flush();
     }
 
     public long balanceOf(String account) {
