@@ -137,13 +137,14 @@ final class CrashSuite {
 
     /** @return where the server crashed: the point, or a kill when no delivery or purge reached it in time */
     private String crash(String point) throws Exception {
-        if (point.equals("KILL") || point.equals(BROKER)) {
-            Await.pause(Duration.ofMillis(200 + random.nextInt(1000)));
-            if (point.equals(BROKER)) {
-                broker.orElseThrow().killAndStart();
-            } else {
-                server.kill();
-            }
+        if (point.equals("KILL")) {
+            pauseForARandomMoment();
+            server.kill();
+            return point;
+        }
+        if (point.equals(BROKER)) {
+            pauseForARandomMoment();
+            broker.orElseThrow().killAndStart();
             return point;
         }
         ledger.armCrash(point);
@@ -156,6 +157,10 @@ final class CrashSuite {
             server.kill(); // disarms it
             return "KILL(" + point + " not reached)";
         }
+    }
+
+    private void pauseForARandomMoment() {
+        Await.pause(Duration.ofMillis(200 + random.nextInt(1000)));
     }
 
     private void awaitAllProcessed(String account, int messages) {

@@ -336,6 +336,11 @@ final class LedgerClient {
         return deliveries("duplicate_already_committed") + deliveries("duplicate_lost_race");
     }
 
+    /** Deliveries this server's consumer settled: booked, or dropped as a duplicate. */
+    long resolved() {
+        return deliveries("processed") + duplicates();
+    }
+
     List<String> deadLetterIds() {
         HttpResponse<String> response = get("/ledger/api/dead-letters", null);
         expect(200, response);

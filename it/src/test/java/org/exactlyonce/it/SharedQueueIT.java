@@ -120,10 +120,7 @@ class SharedQueueIT {
 
     private Map<Participant, Long> resolvedByEach() {
         return servers.stream()
-                .collect(Collectors.toMap(
-                        each -> each,
-                        each -> each.client().deliveries("processed")
-                                + each.client().duplicates()));
+                .collect(Collectors.toMap(each -> each, each -> each.client().resolved()));
     }
 
     private static String percent(long resolved) {

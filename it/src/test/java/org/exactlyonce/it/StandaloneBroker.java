@@ -30,18 +30,17 @@ final class StandaloneBroker {
 
     /** {@code kill -9} of the broker, then a start on the same journal, as after a power cut. */
     void killAndStart() throws IOException, InterruptedException {
-        String pid = Files.readString(instance.resolve("artemis.pid")).trim();
-        run("kill", "-9", pid);
-        while (new ProcessBuilder("kill", "-0", pid).start().waitFor() == 0) {
-            Thread.sleep(100); // gone, before another process opens its journal
-        }
-        run("bash", System.getProperty("it.artemis.script", "src/test/sh/artemis.sh"), instance.toString(), port);
-    }
-
-    private static void run(String... command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).inheritIO().start();
-        if (process.waitFor() != 0) {
-            throw new AssertionError(String.join(" ", command) + " failed");
+        long pid =
+                Long.parseLong(Files.readString(instance.resolve("artemis.pid")).trim());
+        ProcessHandle broker = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("no broker process " + pid));
+        broker.destroyForcibly(); // SIGKILL
+        broker.onExit().join(); // gone, before another process opens its journal
+        String script = System.getProperty("it.artemis.script", "src/test/sh/artemis.sh");
+        Process start = new ProcessBuilder("bash", script, instance.toString(), port)
+                .inheritIO()
+                .start();
+        if (start.waitFor() != 0) {
+            throw new AssertionError("artemis.sh " + instance + " " + port + " failed");
         }
     }
 }

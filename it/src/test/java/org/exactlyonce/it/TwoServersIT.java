@@ -26,8 +26,8 @@ class TwoServersIT {
 
     @Test
     void everyMessageSentThreeTimesHasOneEffectAcrossTwoServers() {
-        long resolvedByABefore = resolved(serverA);
-        long resolvedByBBefore = resolved(serverB);
+        long resolvedByABefore = serverA.resolved();
+        long resolvedByBBefore = serverB.resolved();
 
         String prefix = serverA.sendBulk(Json.createObjectBuilder()
                         .add("account", account)
@@ -40,7 +40,7 @@ class TwoServersIT {
                 "every copy is processed or dropped on one of the servers",
                 (long) MESSAGES * COPIES,
                 Duration.ofMinutes(5),
-                () -> resolved(serverA) - resolvedByABefore + resolved(serverB) - resolvedByBBefore);
+                () -> serverA.resolved() - resolvedByABefore + serverB.resolved() - resolvedByBBefore);
         Await.settle();
 
         Map<String, Long> effects = serverA.effects(account);
@@ -62,7 +62,8 @@ class TwoServersIT {
         // each server took part: which copy of an ID comes first is the race's to decide (how little
         // the remote consumer gets is measured, not asserted, until the load spreads fairly)
         assertTrue(
-                resolved(serverA) > resolvedByABefore && resolved(serverB) > resolvedByBBefore, "both consumed copies");
+                serverA.resolved() > resolvedByABefore && serverB.resolved() > resolvedByBBefore,
+                "both consumed copies");
         // server B reads server A's engine, so A's purge confirms the IDs B processed too
         Await.untilEquals(
                 "server A's purge confirms every ID either server processed",
@@ -71,9 +72,5 @@ class TwoServersIT {
                 serverA::unconfirmedIds);
         assertEquals(0, serverA.lastPurge().getInt("failedBatches"), "server A purges without failure");
         assertEquals(0, serverB.lastPurge().getInt("failedBatches"), "server B purges without failure");
-    }
-
-    private static long resolved(LedgerClient server) {
-        return server.deliveries("processed") + server.duplicates();
     }
 }
