@@ -1,6 +1,10 @@
 package org.exactlyonce.bench;
 
+import jakarta.json.Json;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,7 +17,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** The Liberty server under test: its HTTP API, its message endpoints, and its consumers' concurrency. */
+/** A Liberty server under test: its HTTP API, its message endpoints, and its consumers' concurrency. */
 final class BenchServer {
 
     /** The message-driven beans' endpoints, as {@code server pause --target} names them. */
@@ -22,6 +26,12 @@ final class BenchServer {
     static final String AT_LEAST_ONCE = "exactly-once-sample#ledger.war#AtLeastOnceConsumer";
     static final String XA = "exactly-once-bench#exactly-once-bench.war#XaLedgerConsumer";
     static final List<String> ENDPOINTS = List.of(EXACTLY_ONCE, AT_LEAST_ONCE, XA);
+
+    /** The exactly-once consumer's name, as the console lists it. */
+    private static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
+
+    private static final String ADMIN =
+            "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
 
     private static final Duration START = Duration.ofMinutes(3);
 
@@ -54,8 +64,7 @@ final class BenchServer {
 
     /** Runs a purge now, as the demo admin; returns its report as JSON. */
     String purgeNow() {
-        String admin = "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
-        HttpResponse<String> response = post("/exactly-once/api/purge", "", admin);
+        HttpResponse<String> response = post("/exactly-once/api/purge", "", ADMIN);
         expect(200, response);
         return response.body();
     }
@@ -77,7 +86,12 @@ final class BenchServer {
                 Pattern.compile("(?m)^ledger\\.consumers=.*$")
                         .matcher(properties)
                         .replaceAll("ledger.consumers=" + consumers));
-        run("stop");
+        stop();
+        start();
+    }
+
+    /** Starts the server and waits until it is ready. */
+    void start() throws InterruptedException {
         run("start");
         long deadline = System.nanoTime() + START.toNanos();
         while (!ready()) {
@@ -85,6 +99,35 @@ final class BenchServer {
                 throw new IllegalStateException("the server did not become ready within " + START);
             }
             Thread.sleep(500);
+        }
+    }
+
+    void stop() {
+        run("stop");
+    }
+
+    /** The server's folder, {@code usr/servers/<name>}. */
+    Path directory() {
+        return serverDir;
+    }
+
+    /** The server's name, as its command line shows it. */
+    String name() {
+        return serverDir.getFileName().toString();
+    }
+
+    /** How many messages the exactly-once consumer processed on this server since it started, as the console counts. */
+    long processed() {
+        HttpResponse<String> response = get("/exactly-once/api/consumers", ADMIN);
+        expect(200, response);
+        try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+            return reader.readArray().stream()
+                    .map(JsonValue::asJsonObject)
+                    .filter(consumer -> consumer.getString("consumer").equals(CONSUMER))
+                    .mapToLong(consumer -> consumer.getJsonObject("deliveries")
+                            .getJsonNumber("processed")
+                            .longValue())
+                    .sum();
         }
     }
 
@@ -121,6 +164,14 @@ final class BenchServer {
         }
     }
 
+    private HttpResponse<String> get(String path, String authorization) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Authorization", authorization)
+                .timeout(Duration.ofMinutes(1))
+                .GET()
+                .build());
+    }
+
     private HttpResponse<String> post(String path, String body, String authorization) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")
@@ -130,13 +181,17 @@ final class BenchServer {
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
+        return send(request.build());
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
         try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new IllegalStateException(path + " failed: " + e, e);
+            throw new IllegalStateException(request.uri() + " failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted: " + path, e);
+            throw new IllegalStateException("interrupted: " + request.uri(), e);
         }
     }
 

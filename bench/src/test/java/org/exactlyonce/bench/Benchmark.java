@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * What exactly-once costs, measured side by side on one server: the same number of queued messages
@@ -38,9 +39,15 @@ public final class Benchmark {
     private static final int LOAD_RATE = Integer.getInteger("bench.load-rate", 100);
     private static final Duration LOAD = Duration.ofSeconds(Integer.getInteger("bench.load-seconds", 40));
     private static final Duration DRAIN = Duration.ofMinutes(30);
-    /** Which parts run: {@code throughput}, {@code table}, {@code purge}; all by default. */
-    private static final List<String> PARTS =
-            List.of(System.getProperty("bench.parts", "throughput,table,purge").split(","));
+    /** Which parts run: {@code throughput}, {@code table}, {@code purge}, {@code scale}; all by default. */
+    private static final List<String> PARTS = List.of(
+            System.getProperty("bench.parts", "throughput,table,purge,scale").split(","));
+    /** The servers of the part {@code scale}, {@code name:HTTP port} each, on one standalone Artemis. */
+    private static final List<String> SCALE_SERVERS = List.of(
+            System.getProperty("bench.scale-servers", "bench-scale-1:20080").split(","));
+
+    /** How the CPU meter names an application server's processes. */
+    private static final String SERVER = "server ";
 
     private final BenchServer server;
     private final BenchDatabase database;
@@ -74,6 +81,9 @@ public final class Benchmark {
         }
         if (PARTS.contains("purge")) {
             purgeUnderLoad();
+        }
+        if (PARTS.contains("scale")) {
+            scale();
         }
         report();
     }
@@ -240,6 +250,79 @@ public final class Benchmark {
         return latencies;
     }
 
+    /**
+     * The exactly-once consumer on 1, 2, … servers sharing one queue of a standalone Artemis broker and one
+     * database, in turns (1 2 3 1 2 3 …) after an unrecorded drain by each server alone: each turn queues
+     * the messages with every server's consumer paused, resumes the first n, and measures how fast they
+     * drain the queue, each server's share, and where the machine's CPU went.
+     */
+    private void scale() throws Exception {
+        Path servers = server.directory().getParent();
+        List<BenchServer> scaleServers = SCALE_SERVERS.stream()
+                .map(each -> each.split(":"))
+                .map(each -> new BenchServer("http://localhost:" + each[1], servers.resolve(each[0])))
+                .toList();
+        List<CpuMeter.Part> parts = new ArrayList<>();
+        parts.add(new CpuMeter.Part("broker", "-Dartemis.instance="));
+        scaleServers.forEach(
+                each -> parts.add(new CpuMeter.Part(SERVER + each.name(), "ws-server.jar " + each.name())));
+        parts.add(new CpuMeter.Part("benchmark", "org.codehaus.plexus.classworlds"));
+        parts.add(new CpuMeter.Part("postgresql", "postgres"));
+        CpuMeter cpu = new CpuMeter(parts);
+        try {
+            for (BenchServer each : scaleServers) {
+                each.start();
+                each.pause(BenchServer.EXACTLY_ONCE);
+            }
+            for (BenchServer each : scaleServers) { // unrecorded: a server that drained less would still run colder
+                drainOn(List.of(each), cpu, true);
+            }
+            for (int repeat = 1; repeat <= REPEATS; repeat++) {
+                for (int n = 1; n <= scaleServers.size(); n++) {
+                    drainOn(scaleServers.subList(0, n), cpu, false);
+                }
+            }
+        } finally {
+            scaleServers.forEach(BenchServer::stop);
+        }
+    }
+
+    /** Queues the messages through the first server, then lets the given servers drain them. */
+    private void drainOn(List<BenchServer> servers, CpuMeter cpu, boolean warmUp) throws Exception {
+        database.emptyProcessedIds();
+        String account = "bench-" + UUID.randomUUID();
+        servers.get(0).queueCredits(account, MESSAGES, false);
+        List<Long> before = servers.stream().map(BenchServer::processed).toList();
+        CpuMeter.Reading start = cpu.read();
+        atOnce(servers, each -> each.resume(BenchServer.EXACTLY_ONCE));
+        BenchDatabase.Bookings booked = awaitBooked(account, MESSAGES, DRAIN);
+        CpuMeter.Reading end = cpu.read();
+        atOnce(servers, each -> each.pause(BenchServer.EXACTLY_ONCE));
+        String n = "scale_" + servers.size();
+        record(warmUp, n, booked.perSecond());
+        StringBuilder shares = new StringBuilder();
+        for (int i = 0; i < servers.size(); i++) {
+            double share = (double) (servers.get(i).processed() - before.get(i)) / MESSAGES;
+            record(warmUp, n + "_share_" + (i + 1), share);
+            shares.append(" %s %.0f %%".formatted(servers.get(i).name(), 100 * share));
+        }
+        Map<String, Double> use = cpu.shares(start, end);
+        use.put(
+                "servers",
+                use.entrySet().stream()
+                        .filter(part -> part.getKey().startsWith(SERVER))
+                        .mapToDouble(Map.Entry::getValue)
+                        .sum());
+        StringBuilder machine = new StringBuilder();
+        use.forEach((part, share) -> {
+            record(warmUp, n + "_cpu_" + part, share);
+            machine.append(" %s %.0f %%".formatted(part, 100 * share));
+        });
+        log(
+                "servers=%d: %.0f msgs/s; shares:%s; CPU (of all cores):%s",
+                servers.size(), booked.perSecond(), shares, machine);
+    }
+
     private void recordLatencies(String name, List<Double> latencies) {
         double p50 = percentile(latencies, 50);
         double p99 = percentile(latencies, 99);
@@ -311,6 +394,10 @@ public final class Benchmark {
         if (!rows.isEmpty()) {
             lines.addAll(List.of("| figure | value |", "|---|---:|"));
             lines.addAll(rows);
+            lines.add("");
+        }
+        if (figures.containsKey("scale_1")) {
+            lines.addAll(scaleTable());
         }
         String table = String.join("\n", lines);
         System.out.println();
@@ -323,10 +410,53 @@ public final class Benchmark {
         line("eo_vs_xa_c1", "eo_c1", "xa_c1");
         line("table10m_vs_empty", "eo_full_table", "eo_empty_table");
         line("p99_purge_vs_none", "p99_purge", "p99_none");
+        for (int n = 2; figures.containsKey("scale_" + n); n++) {
+            line("scale_" + n + "_vs_1", "scale_" + n, "scale_1");
+        }
         if (figures.containsKey("eo_c8")) {
             System.out.printf("bench: eo_msgs_per_s_c8=%.0f%n", median("eo_c8"));
         }
         Files.writeString(Path.of(System.getProperty("bench.report", "benchmark.md")), table + "\n");
+    }
+
+    /** On every server at once: Liberty's server command takes a second or two, a head start that would skew the shares. */
+    private static void atOnce(List<BenchServer> servers, Consumer<BenchServer> action) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(servers.size());
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            servers.forEach(each -> done.add(pool.submit(() -> action.accept(each))));
+            for (Future<?> each : done) {
+                each.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Per number of servers: throughput, its ratio to one server, each server's share, the CPU's use. */
+    private List<String> scaleTable() {
+        List<String> lines = new ArrayList<>(List.of(
+                "| servers | msgs/s | × one server | shares | CPU busy (of all cores) | broker | servers | database | benchmark |",
+                "|---:|---:|---:|---|---:|---:|---:|---:|---:|"));
+        for (int n = 1; figures.containsKey("scale_" + n); n++) {
+            String key = "scale_" + n;
+            List<String> shares = new ArrayList<>();
+            for (int i = 1; i <= n; i++) {
+                shares.add("%.0f %%".formatted(100 * median(key + "_share_" + i)));
+            }
+            lines.add("| %d | %.0f | %.2f | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %.0f %% |"
+                    .formatted(
+                            n,
+                            median(key),
+                            median(key) / median("scale_1"),
+                            String.join(" / ", shares),
+                            100 * median(key + "_cpu_busy"),
+                            100 * median(key + "_cpu_broker"),
+                            100 * median(key + "_cpu_servers"),
+                            100 * median(key + "_cpu_postgresql"),
+                            100 * median(key + "_cpu_benchmark")));
+        }
+        return lines;
     }
 
     private String row(String label, String name) {

@@ -1,0 +1,105 @@
+package org.exactlyonce.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Where the machine's CPU time went during a run, read from Linux's {@code /proc}: how busy all cores
+ * were, and each part's share (the broker, each application server, the database, the benchmark).
+ * Shares are of all cores' time, so that they add up to the machine's busy share; both come from the
+ * same clock ticks, whatever their length.
+ */
+final class CpuMeter {
+
+    /** A part of the setup, named by what its processes' command lines contain. */
+    record Part(String name, String commandContains) {}
+
+    private final List<Part> parts;
+
+    CpuMeter(List<Part> parts) {
+        this.parts = parts;
+    }
+
+    /** The counters at one moment: all cores' ticks, busy and in all, and each process's own. */
+    record Reading(long busy, long total, Map<Long, Long> ticksByProcess, Map<Long, String> partByProcess) {}
+
+    Reading read() throws IOException {
+        long[] machine = machineTicks();
+        Map<Long, Long> ticks = new HashMap<>();
+        Map<Long, String> part = new HashMap<>();
+        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            for (Path process : processes
+                    .filter(p -> p.getFileName().toString().matches("\\d+"))
+                    .toList()) {
+                readProcess(process, ticks, part);
+            }
+        }
+        return new Reading(machine[0], machine[1], ticks, part);
+    }
+
+    /**
+     * The busy share of all cores between two readings, then each part's share of them, in the order of
+     * the parts given; a process that started in between counts from zero.
+     */
+    Map<String, Double> shares(Reading before, Reading after) {
+        double total = Math.max(1, after.total() - before.total());
+        Map<String, Double> shares = new LinkedHashMap<>();
+        shares.put("busy", (after.busy() - before.busy()) / total);
+        parts.forEach(part -> shares.put(part.name(), 0.0));
+        after.ticksByProcess().forEach((pid, ticks) -> {
+            String part = after.partByProcess().get(pid);
+            if (part != null) {
+                long spent = ticks - before.ticksByProcess().getOrDefault(pid, 0L);
+                shares.merge(part, Math.max(0, spent) / total, Double::sum);
+            }
+        });
+        return shares;
+    }
+
+    /** {@code /proc/stat}'s first line: busy ticks (all but idle and I/O wait) and all ticks, of all cores. */
+    private static long[] machineTicks() throws IOException {
+        String[] fields =
+                Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i < fields.length && i <= 8; i++) { // user … steal; guest time is already in user
+            total += Long.parseLong(fields[i]);
+        }
+        long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+        return new long[] {total - idle, total};
+    }
+
+    private void readProcess(Path process, Map<Long, Long> ticks, Map<Long, String> part) {
+        try {
+            String command = new String(Files.readAllBytes(process.resolve("cmdline")), StandardCharsets.UTF_8)
+                    .replace('\0', ' ');
+            String name = partOf(command);
+            if (name == null) {
+                return;
+            }
+            String stat = Files.readString(process.resolve("stat"));
+            // after the command name in parentheses, which may hold spaces: state is field 3, utime 14, stime 15
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long pid = Long.parseLong(process.getFileName().toString());
+            ticks.put(pid, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+            part.put(pid, name);
+        } catch (IOException | RuntimeException gone) {
+            // the process ended between the listing and the read: it counts as not there
+        }
+    }
+
+    private String partOf(String command) {
+        for (Part part : parts) {
+            if (command.contains(part.commandContains())) {
+                return part.name();
+            }
+        }
+        return null;
+    }
+}
