@@ -45,6 +45,8 @@ public final class Benchmark {
     /** The servers of the part {@code scale}, {@code name:HTTP port} each, on one standalone Artemis. */
     private static final List<String> SCALE_SERVERS = List.of(
             System.getProperty("bench.scale-servers", "bench-scale-1:20080").split(","));
+    /** Their broker's instance directory, by which the CPU meter tells its process. */
+    private static final String BROKER_INSTANCE = System.getProperty("bench.artemis.instance", "");
 
     /** How the CPU meter names an application server's processes. */
     private static final String SERVER = "server ";
@@ -263,11 +265,11 @@ public final class Benchmark {
                 .map(each -> new BenchServer("http://localhost:" + each[1], servers.resolve(each[0])))
                 .toList();
         List<CpuMeter.Part> parts = new ArrayList<>();
-        parts.add(new CpuMeter.Part("broker", "-Dartemis.instance="));
-        scaleServers.forEach(
-                each -> parts.add(new CpuMeter.Part(SERVER + each.name(), "ws-server.jar " + each.name())));
-        parts.add(new CpuMeter.Part("benchmark", "org.codehaus.plexus.classworlds"));
-        parts.add(new CpuMeter.Part("postgresql", "postgres"));
+        parts.add(CpuMeter.Part.commandContaining("broker", "-Dartemis.instance=" + BROKER_INSTANCE));
+        scaleServers.forEach(each ->
+                parts.add(CpuMeter.Part.commandContaining(SERVER + each.name(), "ws-server.jar " + each.name())));
+        parts.add(CpuMeter.Part.process("benchmark", ProcessHandle.current().pid()));
+        parts.add(CpuMeter.Part.commandContaining("postgresql", "postgres"));
         CpuMeter cpu = new CpuMeter(parts);
         try {
             for (BenchServer each : scaleServers) {
@@ -293,8 +295,9 @@ public final class Benchmark {
         String account = "bench-" + UUID.randomUUID();
         servers.get(0).queueCredits(account, MESSAGES, false);
         List<Long> before = servers.stream().map(BenchServer::processed).toList();
-        CpuMeter.Reading start = cpu.read();
         atOnce(servers, each -> each.resume(BenchServer.EXACTLY_ONCE));
+        // after the server commands, whose JVMs are no part of the drain
+        CpuMeter.Reading start = cpu.read();
         BenchDatabase.Bookings booked = awaitBooked(account, MESSAGES, DRAIN);
         CpuMeter.Reading end = cpu.read();
         atOnce(servers, each -> each.pause(BenchServer.EXACTLY_ONCE));
@@ -436,15 +439,15 @@ public final class Benchmark {
     /** Per number of servers: throughput, its ratio to one server, each server's share, the CPU's use. */
     private List<String> scaleTable() {
         List<String> lines = new ArrayList<>(List.of(
-                "| servers | msgs/s | × one server | shares | CPU busy (of all cores) | broker | servers | database | benchmark |",
-                "|---:|---:|---:|---|---:|---:|---:|---:|---:|"));
+                "| servers | msgs/s | × one server | shares | CPU busy (of all cores) | broker | servers | database | benchmark | other |",
+                "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"));
         for (int n = 1; figures.containsKey("scale_" + n); n++) {
             String key = "scale_" + n;
             List<String> shares = new ArrayList<>();
             for (int i = 1; i <= n; i++) {
                 shares.add("%.0f %%".formatted(100 * median(key + "_share_" + i)));
             }
-            lines.add("| %d | %.0f | %.2f | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %.0f %% |"
+            lines.add("| %d | %.0f | %.2f | %s | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %.0f %% | %.0f %% |"
                     .formatted(
                             n,
                             median(key),
@@ -454,7 +457,8 @@ public final class Benchmark {
                             100 * median(key + "_cpu_broker"),
                             100 * median(key + "_cpu_servers"),
                             100 * median(key + "_cpu_postgresql"),
-                            100 * median(key + "_cpu_benchmark")));
+                            100 * median(key + "_cpu_benchmark"),
+                            100 * median(key + "_cpu_other")));
         }
         return lines;
     }

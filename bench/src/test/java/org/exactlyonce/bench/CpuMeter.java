@@ -18,8 +18,21 @@ import java.util.stream.Stream;
  */
 final class CpuMeter {
 
-    /** A part of the setup, named by what its processes' command lines contain. */
-    record Part(String name, String commandContains) {}
+    /** A part of the setup: the processes of a given ID or whose command lines contain a text. */
+    record Part(String name, long pid, String commandContains) {
+
+        static Part commandContaining(String name, String text) {
+            return new Part(name, -1, text);
+        }
+
+        static Part process(String name, long pid) {
+            return new Part(name, pid, null);
+        }
+
+        boolean matches(long processId, String command) {
+            return pid == processId || (commandContains != null && command.contains(commandContains));
+        }
+    }
 
     private final List<Part> parts;
 
@@ -45,8 +58,9 @@ final class CpuMeter {
     }
 
     /**
-     * The busy share of all cores between two readings, then each part's share of them, in the order of
-     * the parts given; a process that started in between counts from zero.
+     * The busy share of all cores between two readings, each part's share of them, in the order of the
+     * parts given, and the share of all other processes ({@code other}); a process that started in
+     * between counts from zero.
      */
     Map<String, Double> shares(Reading before, Reading after) {
         double total = Math.max(1, after.total() - before.total());
@@ -60,6 +74,9 @@ final class CpuMeter {
                 shares.merge(part, Math.max(0, spent) / total, Double::sum);
             }
         });
+        double parted =
+                parts.stream().mapToDouble(part -> shares.get(part.name())).sum();
+        shares.put("other", Math.max(0, shares.get("busy") - parted));
         return shares;
     }
 
@@ -79,14 +96,14 @@ final class CpuMeter {
         try {
             String command = new String(Files.readAllBytes(process.resolve("cmdline")), StandardCharsets.UTF_8)
                     .replace('\0', ' ');
-            String name = partOf(command);
+            long pid = Long.parseLong(process.getFileName().toString());
+            String name = partOf(pid, command);
             if (name == null) {
                 return;
             }
             String stat = Files.readString(process.resolve("stat"));
             // after the command name in parentheses, which may hold spaces: state is field 3, utime 14, stime 15
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long pid = Long.parseLong(process.getFileName().toString());
             ticks.put(pid, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
             part.put(pid, name);
         } catch (IOException | RuntimeException gone) {
@@ -94,9 +111,9 @@ final class CpuMeter {
         }
     }
 
-    private String partOf(String command) {
+    private String partOf(long pid, String command) {
         for (Part part : parts) {
-            if (command.contains(part.commandContains())) {
+            if (part.matches(pid, command)) {
                 return part.name();
             }
         }

@@ -1,6 +1,7 @@
 package org.exactlyonce.it;
 
 import jakarta.json.Json;
+import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.stream.Stream;
  * the ledger: every sent ID must have exactly one. The crashes cycle through the protocol's crash
  * points (armed through the sample's fault injection, each halting the JVM like {@code kill -9}) and
  * real {@code kill -9}s at random moments; on a standalone broker, {@code kill -9}s of the broker too,
- * while the server stays up. Producer duplicates are part of the stream.
+ * while the server stays up. Producer duplicates are part of the stream. Where several servers share
+ * the queue, the crashes go to each of them in turn, the first server taking the sends.
  */
 final class CrashSuite {
 
@@ -38,15 +40,32 @@ final class CrashSuite {
     /** Slow enough that most credits are still to be booked when the database stops, on any server. */
     private static final Duration DURING_OUTAGE = Duration.ofMillis(100);
 
+    /** How long a producer sends an order again: longer than a server takes to reconnect to a restarted broker. */
+    private static final Duration SEND_RETRIES = Duration.ofMinutes(2);
+
     private final LedgerClient ledger;
-    private final TestServer server;
+    private final List<TestServer> servers;
     private final Optional<StandaloneBroker> broker;
     private final Random random = new Random();
 
-    CrashSuite(LedgerClient ledger, TestServer server) {
-        this.ledger = ledger;
-        this.server = server;
+    CrashSuite(TestServer server) {
+        this(List.of(server));
+    }
+
+    /** The servers that share the phase's queue, the first one taking the sends. */
+    CrashSuite(List<TestServer> servers) {
+        this.ledger = servers.get(0).ledger();
+        this.servers = servers;
         this.broker = StandaloneBroker.ofThePhase();
+    }
+
+    /** The run's size: {@code -Dcrash-suite.messages} credits, 500 in the short run. */
+    static final int MESSAGES = Integer.getInteger("crash-suite.messages", 500);
+
+    /** How many crashes: {@code -Dcrash-suite.crashes}, or once at each of the setup's points (the short run). */
+    int crashes() {
+        int crashes = Integer.getInteger("crash-suite.crashes", 0);
+        return crashes > 0 ? crashes : crashPoints().size();
     }
 
     /** The crash points on this phase's setup: the broker's too where it stands alone. */
@@ -72,23 +91,37 @@ final class CrashSuite {
                 String point = points.get(i % points.size());
                 // a delivery's point is armed while the share is still being processed: slower credits,
                 // or a fast server would have processed them all before
-                Duration processing = DELIVERY_POINTS.contains(point) ? SLOW : FAST;
+                Duration processing = DELIVERY_POINTS.contains(point) ? SLOW.multipliedBy(servers.size()) : FAST;
                 sent.addAll(send(account, shareOf(messages, crashes, i), atLeastOnce, processing));
-                crashed.add(crash(point));
+                // each server in turn, shifted by one every round of the points, so that in a long run
+                // every server meets every point
+                TestServer server = servers.get((i % points.size() + i / points.size()) % servers.size());
+                crashed.add(crash(point, server));
                 if (!point.equals(BROKER)) {
                     server.restart();
                 }
             }
-        } finally {
-            if (!ledger.answers()) {
-                server.restart(); // for the tests that follow, whatever went wrong here
-            }
+        } catch (Exception | AssertionError failed) {
+            restartWhereDown(failed); // for the tests that follow, whatever went wrong here
+            throw failed;
         }
         if (sent.size() < messages) { // no crash
             sent.addAll(send(account, messages - sent.size(), atLeastOnce, FAST));
         }
         awaitAllProcessed(account, messages);
         return Result.of(sent, crashed, 0, ledger.effects(account));
+    }
+
+    private void restartWhereDown(Throwable failed) {
+        for (TestServer server : servers) {
+            try {
+                if (!server.ledger().answers()) {
+                    server.restart();
+                }
+            } catch (Exception | AssertionError notRestarted) {
+                failed.addSuppressed(notRestarted);
+            }
+        }
     }
 
     /** Share {@code index} of {@code messages} in {@code shares}; the last takes what division leaves. */
@@ -121,41 +154,59 @@ final class CrashSuite {
         return Result.of(sent, List.of(), 1, ledger.effects(account));
     }
 
-    /** @return the IDs sent (the re-sent duplicates among them only once) */
+    /**
+     * Sends the credits as a producer that retries does: when the server cannot send them (its connection
+     * to a restarted broker not yet renewed), it sends the whole order again with the same IDs, which the
+     * consumer drops where they went out the first time. Those come again within a second or two, inside
+     * every test server's dedup window; failures that went on for longer than the window could re-send
+     * IDs that the purge has deleted, which the suite would report as duplicated: a false alarm, never a
+     * hidden loss.
+     *
+     * @return the IDs sent (the re-sent duplicates among them only once)
+     */
     private List<String> send(String account, int messages, boolean atLeastOnce, Duration processing) {
-        String prefix = ledger.sendBulk(Json.createObjectBuilder()
-                        .add("account", account)
-                        .add("count", messages)
-                        .add("amount", 1)
-                        .add("duplicateShare", 0.1)
-                        .add("atLeastOnce", atLeastOnce)
-                        .add("faults", Json.createObjectBuilder().add("processMillis", processing.toMillis()))
-                        .build())
-                .getString("idPrefix");
+        String prefix = UUID.randomUUID() + "-";
+        JsonObject order = Json.createObjectBuilder()
+                .add("idPrefix", prefix)
+                .add("account", account)
+                .add("count", messages)
+                .add("amount", 1)
+                .add("duplicateShare", 0.1)
+                .add("atLeastOnce", atLeastOnce)
+                .add("faults", Json.createObjectBuilder().add("processMillis", processing.toMillis()))
+                .build();
+        Await.until(
+                "the server sends an order of " + messages + " credits",
+                SEND_RETRIES,
+                () -> ledger.trySendBulk(order).isPresent());
         return IntStream.range(0, messages).mapToObj(i -> prefix + i).toList();
     }
 
-    /** @return where the server crashed: the point, or a kill when no delivery or purge reached it in time */
-    private String crash(String point) throws Exception {
-        if (point.equals("KILL")) {
-            pauseForARandomMoment();
-            server.kill();
-            return point;
-        }
+    /**
+     * @return where it crashed: the point, or a kill when no delivery or purge reached it in time; and
+     *     which server, where several share the queue
+     */
+    private String crash(String point, TestServer server) throws Exception {
         if (point.equals(BROKER)) {
             pauseForARandomMoment();
             broker.orElseThrow().killAndStart();
             return point;
         }
-        ledger.armCrash(point);
+        String where = servers.size() == 1 ? "" : "@" + server.name();
+        if (point.equals("KILL")) {
+            pauseForARandomMoment();
+            server.kill();
+            return point + where;
+        }
+        server.ledger().armCrash(point);
         try {
-            // longer than the test servers' dedup window (a minute) and a purge period: an ID acknowledged
+            // longer than the test servers' dedup window (a minute at most) and a purge period: an ID acknowledged
             // at the point before is deleted within it, so a short run reaches PURGE_DELETING too
             server.awaitCrash(Duration.ofSeconds(75));
-            return point;
+            return point + where;
         } catch (AssertionError notReached) {
             server.kill(); // disarms it
-            return "KILL(" + point + " not reached)";
+            return "KILL(" + point + " not reached)" + where;
         }
     }
 

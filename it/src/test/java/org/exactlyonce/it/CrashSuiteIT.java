@@ -13,16 +13,13 @@ import org.junit.jupiter.api.Test;
  */
 class CrashSuiteIT {
 
-    private static final int MESSAGES = Integer.getInteger("crash-suite.messages", 500);
-
     private final LedgerClient ledger = new LedgerClient();
-    private final CrashSuite suite = new CrashSuite(ledger, TestServer.of(ledger));
+    private final CrashSuite suite = new CrashSuite(TestServer.of(ledger));
 
     @Test
     void everyMessageHasExactlyOneEffectAfterCrashesAtEveryPoint() throws Exception {
-        List<String> points = suite.crashPoints();
-        int crashes = Integer.getInteger("crash-suite.crashes", points.size() + 1);
-        CrashSuite.Result result = suite.run(MESSAGES, crashes, points, false);
+        int crashes = suite.crashes();
+        CrashSuite.Result result = suite.run(CrashSuite.MESSAGES, crashes, suite.crashPoints(), false);
 
         System.out.println(result.summary());
         System.out.println("crash-suite: crashed at " + result.crashes());

@@ -113,6 +113,26 @@ final class LedgerClient {
     }
 
     /**
+     * Sends a bulk order as {@link #sendBulk} does, but answers empty when the server could not send it
+     * (it answered 5xx, or not at all), for a caller that sends it again.
+     */
+    Optional<JsonObject> trySendBulk(JsonObject bulk) {
+        HttpResponse<String> response;
+        try {
+            response = post("/ledger/api/credits/bulk", bulk);
+        } catch (IllegalStateException noAnswer) {
+            System.out.println("bulk order not sent: " + noAnswer.getMessage());
+            return Optional.empty();
+        }
+        if (response.statusCode() >= 500) {
+            System.out.println("bulk order not sent: " + response.statusCode() + " " + response.body());
+            return Optional.empty();
+        }
+        expect(200, response);
+        return Optional.of(parse(response.body()).asJsonObject());
+    }
+
+    /**
      * Arms a crash: the next delivery or purge that reaches the protocol step halts the server, which
      * may be before the server has answered.
      */

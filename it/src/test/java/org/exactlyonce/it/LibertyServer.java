@@ -29,6 +29,11 @@ final class LibertyServer implements TestServer {
     }
 
     @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
     public Path pidFile() {
         return wlp.resolve("usr/servers/.pid/" + name + ".pid");
     }

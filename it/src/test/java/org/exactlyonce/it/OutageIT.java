@@ -19,7 +19,7 @@ class OutageIT {
     private static final String RESUMED = "exactly-once: resumed message endpoint";
 
     private final LedgerClient ledger = new LedgerClient();
-    private final CrashSuite suite = new CrashSuite(ledger, TestServer.of(ledger));
+    private final CrashSuite suite = new CrashSuite(TestServer.of(ledger));
     private final ServerLog log = new ServerLog();
 
     @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * name:port each, started here and stopped after), every one consuming with the same number of
  * sessions. Each round sends every credit twice, so that its copies race across the servers, and
  * checks that every ID has one effect and that no server is starved: each resolves (books or drops)
- * at least half of an even share of the deliveries.
+ * at least half of an even share of the deliveries. Then the crash suite runs across them all.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -54,6 +54,26 @@ class SharedQueueIT {
     void threeServersShareTheQueueAndBookEveryCreditOnce() throws Exception {
         join(others.get(1));
         round();
+    }
+
+    /**
+     * The crash suite across the three servers and the broker: each server in turn crashed at a crash
+     * point or by {@code kill -9}, and the broker killed, while credits flow with producer re-sends. It
+     * needs the servers the rounds before started: run the whole class.
+     */
+    @Test
+    @Order(3)
+    void everyCreditHasOneEffectAfterCrashesOfEveryServerAndTheBroker() throws Exception {
+        List<TestServer> crashing = new ArrayList<>(List.of(TestServer.of(phaseServer)));
+        crashing.addAll(started);
+        CrashSuite suite = new CrashSuite(crashing);
+        int crashes = suite.crashes();
+        CrashSuite.Result result = suite.run(CrashSuite.MESSAGES, crashes, suite.crashPoints(), false);
+
+        System.out.println("shared-queue: servers=" + crashing.size() + " " + result.summary());
+        System.out.println("shared-queue: crashed at " + result.crashes());
+        assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
+        assertEquals(crashes, result.crashes().size());
     }
 
     @AfterAll

@@ -15,6 +15,9 @@ interface TestServer {
 
     LedgerClient ledger();
 
+    /** The server's name, as a test reports it. */
+    String name();
+
     /** The file the server's process ID is in. */
     Path pidFile();
 

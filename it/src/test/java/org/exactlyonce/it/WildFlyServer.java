@@ -34,6 +34,12 @@ final class WildFlyServer implements TestServer {
         return ledger;
     }
 
+    /** The WildFly's base directory's name: each test WildFly has its own. */
+    @Override
+    public String name() {
+        return "wildfly-" + Path.of(arguments.get(1)).getFileName();
+    }
+
     @Override
     public Path pidFile() {
         return Path.of(arguments.get(1), "wildfly.pid");

@@ -20,6 +20,9 @@ public class CreditsResource {
     /** How many messages later a bulk order re-sends a message, as a retrying producer. */
     private static final int RETRY_LAG = 5;
 
+    /** Room for the index after a producer's own prefix, within the engine's 200 characters of an ID. */
+    private static final int MAX_ID_PREFIX_LENGTH = 100;
+
     @Inject
     CreditSender sender;
 
@@ -58,7 +61,9 @@ public class CreditsResource {
      * with the same IDs, each a few messages after its first copy, as a producer retrying after a
      * timeout would. The balance must end at {@code count × amount}.
      * {@code "atLeastOnce": true} sends them to the baseline consumer instead; {@code faults} apply to
-     * every message.
+     * every message. The IDs are {@code idPrefix + index}: a producer that could not tell whether its
+     * order went out (the broker restarted under it) sends it again with the same {@code idPrefix}; without
+     * one, the order gets a new prefix.
      */
     @POST
     @Path("/bulk")
@@ -69,7 +74,11 @@ public class CreditsResource {
         if (bulk.faults() != null && !faultInjection.isEnabled()) {
             throw new BadRequestException("fault injection is disabled on this server");
         }
-        String prefix = UUID.randomUUID() + "-";
+        if (bulk.idPrefix() != null
+                && (bulk.idPrefix().isBlank() || bulk.idPrefix().length() > MAX_ID_PREFIX_LENGTH)) {
+            throw new BadRequestException("a bulk order's idPrefix has 1 to " + MAX_ID_PREFIX_LENGTH + " characters");
+        }
+        String prefix = bulk.idPrefix() == null ? UUID.randomUUID() + "-" : bulk.idPrefix();
         int copies = Math.max(1, bulk.copies());
         int resent = (int) Math.round(bulk.count() * Math.max(0, Math.min(1, bulk.duplicateShare())));
         for (int i = 0; i < bulk.count(); i++) {
@@ -110,8 +119,12 @@ public class CreditsResource {
         return value == null || value.isBlank();
     }
 
-    /** A bulk request; {@code copies} defaults to 1, {@code duplicateShare} to 0, {@code faults} to none. */
+    /**
+     * A bulk request; {@code idPrefix} defaults to a new one, {@code copies} to 1, {@code duplicateShare} to 0,
+     * {@code faults} to none.
+     */
     public record BulkOrder(
+            String idPrefix,
             String account,
             int count,
             long amount,
