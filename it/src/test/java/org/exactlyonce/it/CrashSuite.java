@@ -59,10 +59,15 @@ final class CrashSuite {
         this.broker = StandaloneBroker.ofThePhase();
     }
 
-    /** The run's size: {@code -Dcrash-suite.messages} credits, 500 in the short run. */
-    static final int MESSAGES = Integer.getInteger("crash-suite.messages", 500);
+    /**
+     * The suite as the build runs it, at every point of this phase's setup in turn: {@code
+     * -Dcrash-suite.messages} credits (500) and {@code -Dcrash-suite.crashes} crashes (once at each point).
+     */
+    Result runAtEveryPoint() throws Exception {
+        return run(Integer.getInteger("crash-suite.messages", 500), crashes(), crashPoints(), false);
+    }
 
-    /** How many crashes: {@code -Dcrash-suite.crashes}, or once at each of the setup's points (the short run). */
+    /** How many crashes {@link #runAtEveryPoint} makes. */
     int crashes() {
         int crashes = Integer.getInteger("crash-suite.crashes", 0);
         return crashes > 0 ? crashes : crashPoints().size();

@@ -18,13 +18,12 @@ class CrashSuiteIT {
 
     @Test
     void everyMessageHasExactlyOneEffectAfterCrashesAtEveryPoint() throws Exception {
-        int crashes = suite.crashes();
-        CrashSuite.Result result = suite.run(CrashSuite.MESSAGES, crashes, suite.crashPoints(), false);
+        CrashSuite.Result result = suite.runAtEveryPoint();
 
         System.out.println(result.summary());
         System.out.println("crash-suite: crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
-        assertEquals(crashes, result.crashes().size());
+        assertEquals(suite.crashes(), result.crashes().size());
     }
 
     /** Proof that the suite can fail: the consumer without a processed-ID table duplicates. */

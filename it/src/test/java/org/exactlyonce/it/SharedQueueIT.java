@@ -67,13 +67,12 @@ class SharedQueueIT {
         List<TestServer> crashing = new ArrayList<>(List.of(TestServer.of(phaseServer)));
         crashing.addAll(started);
         CrashSuite suite = new CrashSuite(crashing);
-        int crashes = suite.crashes();
-        CrashSuite.Result result = suite.run(CrashSuite.MESSAGES, crashes, suite.crashPoints(), false);
+        CrashSuite.Result result = suite.runAtEveryPoint();
 
         System.out.println("shared-queue: servers=" + crashing.size() + " " + result.summary());
         System.out.println("shared-queue: crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
-        assertEquals(crashes, result.crashes().size());
+        assertEquals(suite.crashes(), result.crashes().size());
     }
 
     @AfterAll
