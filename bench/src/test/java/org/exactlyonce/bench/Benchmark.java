@@ -17,11 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * What exactly-once costs, measured side by side on one server: the same number of queued messages
@@ -39,6 +41,11 @@ public final class Benchmark {
     private static final int LOAD_RATE = Integer.getInteger("bench.load-rate", 100);
     private static final Duration LOAD = Duration.ofSeconds(Integer.getInteger("bench.load-seconds", 40));
     private static final Duration DRAIN = Duration.ofMinutes(30);
+    /** The numbers of concurrent consumers of the part {@code throughput}. */
+    private static final List<Integer> CONCURRENCY = Stream.of(
+                    System.getProperty("bench.consumers", "1,8").split(","))
+            .map(Integer::valueOf)
+            .toList();
     /** Which parts run: {@code throughput}, {@code table}, {@code purge}, {@code scale}; all by default. */
     private static final List<String> PARTS = List.of(
             System.getProperty("bench.parts", "throughput,table,purge,scale").split(","));
@@ -53,11 +60,17 @@ public final class Benchmark {
 
     private final BenchServer server;
     private final BenchDatabase database;
+    private final CpuMeter cpu;
     private final Map<String, List<Double>> figures = new LinkedHashMap<>();
 
     private Benchmark(BenchServer server, BenchDatabase database) {
         this.server = server;
         this.database = database;
+        // the trailing blank keeps the part scale's servers (bench-scale-1 …) out
+        this.cpu = new CpuMeter(List.of(
+                CpuMeter.Part.commandContaining("server", "ws-server.jar " + server.name() + " "),
+                CpuMeter.Part.commandContaining("database", "postgres"),
+                CpuMeter.Part.process("benchmark", ProcessHandle.current().pid())));
     }
 
     public static void main(String[] args) throws Exception {
@@ -74,7 +87,7 @@ public final class Benchmark {
                 "%d messages per drain, %d repeats, on %d cores",
                 MESSAGES, REPEATS, Runtime.getRuntime().availableProcessors());
         if (PARTS.contains("throughput")) {
-            for (int consumers : new int[] {1, 8}) {
+            for (int consumers : CONCURRENCY) {
                 throughput(consumers);
             }
         }
@@ -99,15 +112,23 @@ public final class Benchmark {
         BenchServer.ENDPOINTS.forEach(server::pause);
         for (int repeat = 0; repeat <= REPEATS; repeat++) {
             boolean warmUp = repeat == 0;
-            record(warmUp, "eo_c" + consumers, drain(BenchServer.EXACTLY_ONCE, consumers));
-            record(warmUp, "alo_c" + consumers, drain(BenchServer.AT_LEAST_ONCE, consumers));
-            record(warmUp, "xa_c" + consumers, drain(BenchServer.XA, consumers));
-            record(warmUp, "db_c" + consumers, jdbc(consumers));
+            recordDrain(warmUp, "eo_c" + consumers, drain(BenchServer.EXACTLY_ONCE, consumers));
+            recordDrain(warmUp, "alo_c" + consumers, drain(BenchServer.AT_LEAST_ONCE, consumers));
+            recordDrain(warmUp, "xa_c" + consumers, drain(BenchServer.XA, consumers));
+            recordDrain(warmUp, "db_c" + consumers, jdbc(consumers));
         }
     }
 
+    /** How fast a drain went, and the CPU time it cost per message in each part of the setup. */
+    private record Drain(double perSecond, Map<String, Double> cpuMsPerMessage) {}
+
+    private void recordDrain(boolean warmUp, String name, Drain drain) {
+        record(warmUp, name, drain.perSecond());
+        drain.cpuMsPerMessage().forEach((part, ms) -> record(warmUp, name + "_cpu_" + part, ms));
+    }
+
     /** Queues the messages with the consumer paused, then measures how fast it drains them. */
-    private double drain(String endpoint, int consumers) throws Exception {
+    private Drain drain(String endpoint, int consumers) throws Exception {
         database.emptyProcessedIds();
         String account = "bench-" + UUID.randomUUID();
         if (endpoint.equals(BenchServer.XA)) {
@@ -116,62 +137,87 @@ public final class Benchmark {
             server.queueCredits(account, MESSAGES, endpoint.equals(BenchServer.AT_LEAST_ONCE));
         }
         server.resume(endpoint);
+        CpuMeter.Reading start = cpu.read(); // after the server command, whose JVM is no part of the drain
         BenchDatabase.Bookings booked = awaitBooked(account, MESSAGES, DRAIN);
+        Map<String, Double> cpuMs = cpu.msPerUnit(start, cpu.read(), MESSAGES);
         server.pause(endpoint);
-        log("%s at %d: %.0f msgs/s", endpoint, consumers, booked.perSecond());
-        return booked.perSecond();
+        log("%s at %d: %.0f msgs/s; CPU ms per message: %s", endpoint, consumers, booked.perSecond(), formatted(cpuMs));
+        return new Drain(booked.perSecond(), cpuMs);
     }
 
-    /** The database's own limit: the consumer's SQL (ID insert, ledger insert, commit) straight by JDBC. */
-    private double jdbc(int clients) throws Exception {
+    /**
+     * The database's own limit: the consumer's SQL (ID insert, ledger insert, commit) straight by JDBC.
+     * The clients keep their connections open until the CPU is read: a database process that ended
+     * before the reading would take its CPU time with it.
+     */
+    private Drain jdbc(int clients) throws Exception {
         database.emptyProcessedIds();
         String account = "bench-" + UUID.randomUUID();
         AtomicInteger next = new AtomicInteger();
+        CountDownLatch booked = new CountDownLatch(clients);
+        CountDownLatch measured = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
+            CpuMeter.Reading start = cpu.read();
             List<Future<Void>> workers = new ArrayList<>();
             for (int client = 0; client < clients; client++) {
                 workers.add(pool.submit(() -> {
-                    bookStraight(account, next);
+                    bookStraight(account, next, booked, measured);
                     return null;
                 }));
             }
+            booked.await();
+            Map<String, Double> cpuMs = cpu.msPerUnit(start, cpu.read(), MESSAGES);
+            measured.countDown();
             for (Future<Void> worker : workers) {
                 worker.get();
             }
+            double perSecond = database.bookings(account).perSecond();
+            log("JDBC at %d: %.0f transactions/s; CPU ms per transaction: %s", clients, perSecond, formatted(cpuMs));
+            return new Drain(perSecond, cpuMs);
         } finally {
+            measured.countDown();
             pool.shutdown();
         }
-        double perSecond = database.bookings(account).perSecond();
-        log("JDBC at %d: %.0f transactions/s", clients, perSecond);
-        return perSecond;
     }
 
-    private void bookStraight(String account, AtomicInteger next) throws SQLException {
+    private void bookStraight(String account, AtomicInteger next, CountDownLatch booked, CountDownLatch measured)
+            throws SQLException, InterruptedException {
         try (Connection connection = database.connect();
                 PreparedStatement id = connection.prepareStatement(
                         "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256)"
                                 + " VALUES (?, ?, ?, ?, ?)");
                 PreparedStatement credit = connection.prepareStatement(
                         "INSERT INTO LEDGER_CREDIT (MESSAGE_ID, ACCOUNT, AMOUNT, BOOKED_AT) VALUES (?, ?, ?, ?)")) {
-            connection.setAutoCommit(false);
-            for (int n = next.getAndIncrement(); n < MESSAGES; n = next.getAndIncrement()) {
-                String messageId = account + "-" + n;
-                LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
-                id.setString(1, "bench-jdbc");
-                id.setString(2, messageId);
-                id.setObject(3, now);
-                id.setString(4, "ID:" + messageId);
-                id.setString(5, "0".repeat(64));
-                id.executeUpdate();
-                credit.setString(1, messageId);
-                credit.setString(2, account);
-                credit.setLong(3, 1);
-                credit.setObject(4, now);
-                credit.executeUpdate();
-                connection.commit();
+            try {
+                connection.setAutoCommit(false);
+                for (int n = next.getAndIncrement(); n < MESSAGES; n = next.getAndIncrement()) {
+                    String messageId = account + "-" + n;
+                    LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+                    id.setString(1, "bench-jdbc");
+                    id.setString(2, messageId);
+                    id.setObject(3, now);
+                    id.setString(4, "ID:" + messageId);
+                    id.setString(5, "0".repeat(64));
+                    id.executeUpdate();
+                    credit.setString(1, messageId);
+                    credit.setString(2, account);
+                    credit.setLong(3, 1);
+                    credit.setObject(4, now);
+                    credit.executeUpdate();
+                    connection.commit();
+                }
+            } finally {
+                booked.countDown();
             }
+            measured.await();
         }
+    }
+
+    private static String formatted(Map<String, Double> cpuMs) {
+        StringBuilder text = new StringBuilder();
+        cpuMs.forEach((part, ms) -> text.append(" %s %.2f".formatted(part, ms)));
+        return text.toString().trim();
     }
 
     /**
@@ -182,7 +228,10 @@ public final class Benchmark {
         server.restartWithConsumers(8);
         BenchServer.ENDPOINTS.forEach(server::pause);
         for (int repeat = 0; repeat <= REPEATS; repeat++) {
-            record(repeat == 0, "eo_empty_table", drain(BenchServer.EXACTLY_ONCE, 8));
+            record(
+                    repeat == 0,
+                    "eo_empty_table",
+                    drain(BenchServer.EXACTLY_ONCE, 8).perSecond());
         }
         database.emptyProcessedIds();
         Instant start = Instant.now();
@@ -372,7 +421,7 @@ public final class Benchmark {
     /** The table and the {@code bench:} lines of the parts that ran; a part left out prints nothing. */
     private void report() throws IOException {
         List<String> lines = new ArrayList<>();
-        if (figures.containsKey("eo_c1")) {
+        if (figures.keySet().stream().anyMatch(name -> name.startsWith("eo_c"))) {
             lines.addAll(List.of(
                     "| consumer | msgs/s at 1 | msgs/s at 8 |",
                     "|---|---:|---:|",
@@ -381,6 +430,10 @@ public final class Benchmark {
                     row("XA (container-managed, two-phase commit)", "xa"),
                     row("JDBC straight, no broker (the database's limit)", "db"),
                     ""));
+        }
+        int most = CONCURRENCY.get(CONCURRENCY.size() - 1);
+        if (figures.containsKey("eo_c" + most + "_cpu_server")) {
+            lines.addAll(cpuTable(most));
         }
         List<String> rows = new ArrayList<>();
         if (figures.containsKey("eo_full_table")) {
@@ -464,7 +517,24 @@ public final class Benchmark {
     }
 
     private String row(String label, String name) {
-        return "| %s | %.0f | %.0f |".formatted(label, median(name + "_c1"), median(name + "_c8"));
+        return "| %s | %s | %s |".formatted(label, medianOrDash(name + "_c1"), medianOrDash(name + "_c8"));
+    }
+
+    private String medianOrDash(String name) {
+        return figures.containsKey(name) ? "%.0f".formatted(median(name)) : "–";
+    }
+
+    /** Each consumer's CPU time per message at the given concurrency: where its cost lies. */
+    private List<String> cpuTable(int consumers) {
+        List<String> lines = new ArrayList<>(List.of(
+                "| CPU ms per message at " + consumers + " | server | database | benchmark |", "|---|---:|---:|---:|"));
+        for (String name : List.of("eo", "alo", "xa", "db")) {
+            String key = name + "_c" + consumers + "_cpu_";
+            lines.add("| %s | %.2f | %.2f | %.2f |"
+                    .formatted(name, median(key + "server"), median(key + "database"), median(key + "benchmark")));
+        }
+        lines.add("");
+        return lines;
     }
 
     /** The ratio of two figures' medians, when both parts ran. */

@@ -40,8 +40,9 @@ final class CpuMeter {
         this.parts = parts;
     }
 
-    /** The counters at one moment: all cores' ticks, busy and in all, and each process's own. */
-    record Reading(long busy, long total, Map<Long, Long> ticksByProcess, Map<Long, String> partByProcess) {}
+    /** The counters at one moment: all cores' ticks, busy and in all, each process's own, and when. */
+    record Reading(
+            long busy, long total, Map<Long, Long> ticksByProcess, Map<Long, String> partByProcess, long nanoTime) {}
 
     Reading read() throws IOException {
         long[] machine = machineTicks();
@@ -54,7 +55,7 @@ final class CpuMeter {
                 readProcess(process, ticks, part);
             }
         }
-        return new Reading(machine[0], machine[1], ticks, part);
+        return new Reading(machine[0], machine[1], ticks, part, System.nanoTime());
     }
 
     /**
@@ -78,6 +79,18 @@ final class CpuMeter {
                 parts.stream().mapToDouble(part -> shares.get(part.name())).sum();
         shares.put("other", Math.max(0, shares.get("busy") - parted));
         return shares;
+    }
+
+    /**
+     * Each part's CPU time between two readings, in milliseconds per unit of work (a message): its share
+     * of all cores' time, times the cores and the time between the readings.
+     */
+    Map<String, Double> msPerUnit(Reading before, Reading after, int units) {
+        double allCoresMs = Runtime.getRuntime().availableProcessors() * (after.nanoTime() - before.nanoTime()) / 1e6;
+        Map<String, Double> perUnit = new LinkedHashMap<>();
+        shares(before, after).forEach((part, share) -> perUnit.put(part, share * allCoresMs / units));
+        perUnit.remove("busy");
+        return perUnit;
     }
 
     /** {@code /proc/stat}'s first line: busy ticks (all but idle and I/O wait) and all ticks, of all cores. */

@@ -26,6 +26,7 @@ import org.exactlyonce.outage.TransientDatabaseFailure;
 import org.exactlyonce.park.BodyType;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessages;
+import org.exactlyonce.processed.FirstDeliveries;
 import org.exactlyonce.processed.IdTableCheck;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.ProcessedMessages.Duplicate;
@@ -76,6 +77,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     private MessageIds messageIds;
 
     @Inject
+    private FirstDeliveries firstDeliveries;
+
+    @Inject
     private ProcessedMessages processedMessages;
 
     @Inject
@@ -112,6 +116,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /** This consumer's name, from {@link #consumerName()}. */
     private String consumer;
+
+    /** Whether the ID table is known to compare IDs exactly; asked once per bean instance, not per message. */
+    private boolean idTableExact;
 
     /**
      * Processes one message: the application's effect of it, such as database writes.
@@ -259,12 +266,15 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     /** Steps 2 to 5, in one transaction; rolled back on any failure. */
     private Outcome deliverOnce(String messageId, Message message) throws Exception {
         Instant began = clock.instant();
-        idTableCheck.ensureExact(); // once: a table that folds case or accents would merge distinct IDs
+        if (!idTableExact) { // once: a table that folds case or accents would merge distinct IDs
+            idTableCheck.ensureExact();
+            idTableExact = true;
+        }
         localConsumers.verify(consumer, message); // once: a name read from two destinations would merge them
         String deliveredBy = broker.brokerOf(message).orElse(null); // outside the transaction: it may ask the broker
         try {
             transaction.begin(); // 2. begin the database transaction
-            if (!processedMessages.recordFirstDelivery(consumer, messageId, message, deliveredBy)) { // 3. insert the ID
+            if (!firstDeliveries.record(consumer, messageId, message, deliveredBy)) { // 3. insert the ID
                 transaction.rollback();
                 return dropDuplicate(messageId, message, began); // acknowledged, without effect
             }

@@ -60,7 +60,8 @@ public class DatabaseOutage {
     private final Clock clock = Clock.systemUTC();
     private final Set<String> pausing = new LinkedHashSet<>();
     private final Set<String> paused = new LinkedHashSet<>();
-    private Instant downSince;
+    /** Written under this bean's lock, read without it: every delivery asks {@link #isDown} first. */
+    private volatile Instant downSince;
 
     /** What is unusable in the outage's settings; empty when they can be used. */
     public List<String> problems() {
@@ -83,7 +84,7 @@ public class DatabaseOutage {
     }
 
     /** Whether the database is down, as a probe confirmed; deliveries then hold before they try. */
-    public synchronized boolean isDown() {
+    public boolean isDown() {
         return downSince != null;
     }
 

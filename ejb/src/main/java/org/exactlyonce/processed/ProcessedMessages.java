@@ -1,6 +1,5 @@
 package org.exactlyonce.processed;
 
-import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -11,10 +10,6 @@ import jakarta.jms.Message;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.TypedQuery;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -26,26 +21,18 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import javax.sql.DataSource;
 import org.exactlyonce.consume.ProtocolStep;
 
 /**
- * The table of processed message IDs. Recording an ID requires the caller's transaction: the ID and
- * the application's writes must commit or roll back together. Every purge operation is one short
- * transaction of its own, so a purge never holds locks for long.
+ * The table of processed message IDs: why a duplicate's ID is there, and the purge's work on it. Every
+ * purge operation is one short transaction of its own, so a purge never holds locks for long. A
+ * delivery records its ID through {@link FirstDeliveries}.
  */
 @Stateless
 public class ProcessedMessages {
 
-    private static final String INSERT = "INSERT INTO EO_PROCESSED_MESSAGE"
-            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256, BROKER) VALUES (?, ?, ?, ?, ?, ?)";
-
     @PersistenceContext(unitName = "exactly-once")
     private EntityManager entityManager;
-
-    /** The data source of the persistence unit, where the application's writes go too. */
-    @Resource(lookup = "java:comp/DefaultDataSource")
-    private DataSource database;
 
     @Inject
     private Event<ProtocolStep> steps;
@@ -53,40 +40,7 @@ public class ProcessedMessages {
     private final Clock clock = Clock.systemUTC();
 
     /**
-     * Inserts the ID in the caller's transaction, so that the database's primary key decides before
-     * any domain write happens. Plain JDBC on the default data source: inside a transaction the
-     * server hands out the connection the persistence context uses, so the ID commits with the
-     * application's writes, and a duplicate's failed insert is not logged by the persistence provider.
-     * No look-up first: a first delivery, the common case, costs this one statement.
-     *
-     * @param broker the broker that delivered the message, whose view alone can confirm it gone;
-     *     {@code null} when unknown, and then the ID is never confirmed
-     * @return whether this is the first delivery of the ID; when not, the transaction can only be
-     *     rolled back, and {@link #earlierDelivery} tells how the ID got there
-     */
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public boolean recordFirstDelivery(String consumer, String messageId, Message message, String broker)
-            throws JMSException, SQLException {
-        try (Connection connection = database.getConnection();
-                PreparedStatement insert = connection.prepareStatement(INSERT)) {
-            insert.setString(1, consumer);
-            insert.setString(2, StoredIds.stored(messageId));
-            insert.setTimestamp(3, Timestamp.valueOf(utc(clock.instant())));
-            insert.setString(4, jmsMessageIdOf(message));
-            insert.setString(5, PayloadFingerprints.of(message));
-            insert.setString(6, broker);
-            insert.executeUpdate();
-            return true;
-        } catch (SQLException e) {
-            if (SqlStates.isUniqueViolation(e)) {
-                return false;
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * Why an ID that {@link #recordFirstDelivery} found in the table is there; asked after the
+     * Why an ID that {@link FirstDeliveries#record} found in the table is there; asked after the
      * rollback, outside any transaction.
      *
      * @param deliveryBegan when the delivery that found it began: an ID committed later than that was
@@ -272,14 +226,6 @@ public class ProcessedMessages {
 
     private static LocalDateTime utc(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
-    }
-
-    private static String jmsMessageIdOf(Message message) {
-        try {
-            return message.getJMSMessageID();
-        } catch (JMSException e) {
-            return null; // only informational: the ID that counts is the application's
-        }
     }
 
     /** How a duplicate's ID came to be in the table. */

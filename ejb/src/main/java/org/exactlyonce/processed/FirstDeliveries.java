@@ -1,0 +1,81 @@
+package org.exactlyonce.processed;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
+
+/**
+ * Records a delivery's message ID, the one statement every delivery makes: the database's primary key
+ * decides, in the caller's transaction, whether this is the ID's first delivery. A plain CDI bean, not
+ * an enterprise bean: it runs once per message, and an enterprise bean's container call cost the
+ * benchmark's consumer a tenth of its own CPU time per message.
+ */
+@ApplicationScoped
+public class FirstDeliveries {
+
+    private static final String INSERT = "INSERT INTO EO_PROCESSED_MESSAGE"
+            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256, BROKER) VALUES (?, ?, ?, ?, ?, ?)";
+
+    /** The data source of the persistence unit, where the application's writes go too. */
+    @Resource(lookup = "java:comp/DefaultDataSource")
+    private DataSource database;
+
+    @Resource
+    private TransactionSynchronizationRegistry transactions;
+
+    private final Clock clock = Clock.systemUTC();
+
+    /**
+     * Inserts the ID in the caller's transaction, so that the primary key decides before any domain
+     * write happens. Plain JDBC on the default data source: inside a transaction the server hands out
+     * the connection the persistence context uses, so the ID commits with the application's writes, and
+     * a duplicate's failed insert is not logged by the persistence provider. No look-up first: a first
+     * delivery, the common case, costs this one statement.
+     *
+     * @param broker the broker that delivered the message, whose view alone can confirm it gone;
+     *     {@code null} when unknown, and then the ID is never confirmed
+     * @return whether this is the first delivery of the ID; when not, the transaction can only be
+     *     rolled back, and {@link ProcessedMessages#earlierDelivery} tells how the ID got there
+     * @throws IllegalStateException outside a transaction, where the ID would commit on its own
+     */
+    public boolean record(String consumer, String messageId, Message message, String broker)
+            throws JMSException, SQLException {
+        if (transactions.getTransactionKey() == null) {
+            throw new IllegalStateException("a message ID is recorded only in the transaction of its processing");
+        }
+        try (Connection connection = database.getConnection();
+                PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            insert.setString(1, consumer);
+            insert.setString(2, StoredIds.stored(messageId));
+            insert.setTimestamp(3, Timestamp.valueOf(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)));
+            insert.setString(4, jmsMessageIdOf(message));
+            insert.setString(5, PayloadFingerprints.of(message));
+            insert.setString(6, broker);
+            insert.executeUpdate();
+            return true;
+        } catch (SQLException e) {
+            if (SqlStates.isUniqueViolation(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static String jmsMessageIdOf(Message message) {
+        try {
+            return message.getJMSMessageID();
+        } catch (JMSException e) {
+            return null; // only informational: the ID that counts is the application's
+        }
+    }
+}
