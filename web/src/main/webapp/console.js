@@ -157,7 +157,8 @@ async function purgeNow() {
     const { body: report } = await api("purge", { method: "POST", headers: CHANGE_HEADERS });
     const byAge = report.confirmedByAge > 0 ? `${report.confirmedByAge} confirmed by age alone, ` : "";
     $("purge-result").textContent = `Purge: ${report.confirmed} confirmed, ${byAge}${report.deleted} deleted, `
-        + `${report.keptPending} still on the broker, in ${report.took}.`;
+        + `${report.keptPending} still on the broker, in ${report.took}; `
+        + `deliveries waited at most ${report.longestLockHold} for a batch of deletes.`;
     await refreshConsumers();
 }
 

@@ -90,6 +90,40 @@ final class BenchDatabase {
         execute("ANALYZE EO_PROCESSED_MESSAGE");
     }
 
+    /**
+     * Adds IDs of the exactly-once consumer processed two days ago, as the given broker delivered them:
+     * every hundredth unconfirmed, spread through the key space, the others acknowledged then, past
+     * the dedup window.
+     */
+    void addPurgeableIds(int count, String broker) throws SQLException {
+        LocalDateTime twoDaysAgo = LocalDateTime.now(ZoneOffset.UTC).minusDays(2);
+        try (Connection connection = connect();
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, BROKER, ACKNOWLEDGED_AT)"
+                                + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', 'purgeable-' || g, ?, ?,"
+                                + " CASE WHEN g % 100 = 0 THEN NULL ELSE ? END FROM generate_series(1, ?) g")) {
+            insert.setObject(1, twoDaysAgo);
+            insert.setString(2, broker);
+            insert.setObject(3, twoDaysAgo);
+            insert.setInt(4, count);
+            insert.executeUpdate();
+        }
+        execute("ANALYZE EO_PROCESSED_MESSAGE");
+    }
+
+    /** The broker the exactly-once consumer's processed IDs name, as its deliveries recorded it. */
+    String brokerOfProcessedIds() throws SQLException {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(
+                        "SELECT BROKER FROM EO_PROCESSED_MESSAGE WHERE BROKER IS NOT NULL FETCH FIRST 1 ROWS ONLY")) {
+            if (!rows.next()) {
+                throw new IllegalStateException("no processed ID names its broker");
+            }
+            return rows.getString(1);
+        }
+    }
+
     private void execute(String sql) throws SQLException {
         try (Connection connection = connect();
                 Statement statement = connection.createStatement()) {

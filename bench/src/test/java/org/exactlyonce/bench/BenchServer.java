@@ -64,7 +64,17 @@ final class BenchServer {
 
     /** Runs a purge now, as the demo admin; returns its report as JSON. */
     String purgeNow() {
-        HttpResponse<String> response = post("/exactly-once/api/purge", "", ADMIN);
+        return purgeNow(Duration.ofMinutes(10));
+    }
+
+    /** Runs a purge now, waiting for its report at most as long as given. */
+    String purgeNow(Duration timeout) {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/exactly-once/api/purge"))
+                .header("Authorization", ADMIN)
+                .header("X-Requested-By", "bench")
+                .timeout(timeout)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
         expect(200, response);
         return response.body();
     }

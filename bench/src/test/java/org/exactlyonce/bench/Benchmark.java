@@ -1,6 +1,10 @@
 package org.exactlyonce.bench;
 
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -46,9 +50,13 @@ public final class Benchmark {
                     System.getProperty("bench.consumers", "1,8").split(","))
             .map(Integer::valueOf)
             .toList();
-    /** Which parts run: {@code throughput}, {@code table}, {@code purge}, {@code scale}; all by default. */
-    private static final List<String> PARTS = List.of(
-            System.getProperty("bench.parts", "throughput,table,purge,scale").split(","));
+    /**
+     * Which parts run: {@code throughput}, {@code table}, {@code purge}, {@code purge10m}, {@code scale};
+     * all by default.
+     */
+    private static final List<String> PARTS =
+            List.of(System.getProperty("bench.parts", "throughput,table,purge,purge10m,scale")
+                    .split(","));
     /** The servers of the part {@code scale}, {@code name:HTTP port} each, on one standalone Artemis. */
     private static final List<String> SCALE_SERVERS = List.of(
             System.getProperty("bench.scale-servers", "bench-scale-1:20080").split(","));
@@ -96,6 +104,9 @@ public final class Benchmark {
         }
         if (PARTS.contains("purge")) {
             purgeUnderLoad();
+        }
+        if (PARTS.contains("purge10m")) {
+            purgeOfTenMillion();
         }
         if (PARTS.contains("scale")) {
             scale();
@@ -302,6 +313,33 @@ public final class Benchmark {
     }
 
     /**
+     * One purge run over {@link #TABLE_FILL} IDs, every hundredth unconfirmed and the rest acknowledged
+     * past the dedup window: how long it takes to confirm and delete them, and the longest time one of
+     * its batches held deliveries from beginning. One run: filling the table takes minutes.
+     */
+    private void purgeOfTenMillion() throws Exception {
+        server.restartWithConsumers(8);
+        BenchServer.ENDPOINTS.forEach(server::pause);
+        drain(BenchServer.EXACTLY_ONCE, 8); // a delivery records the consumer's destination and its broker
+        String broker = database.brokerOfProcessedIds();
+        database.emptyProcessedIds();
+        Instant start = Instant.now();
+        database.addPurgeableIds(TABLE_FILL, broker);
+        log("%d IDs added in %s", TABLE_FILL, Duration.between(start, Instant.now()));
+        JsonObject report;
+        try (JsonReader reader = Json.createReader(new StringReader(server.purgeNow(Duration.ofHours(2))))) {
+            report = reader.readObject();
+        }
+        log("purge of %d IDs: %s", TABLE_FILL, report);
+        record("purge10m_seconds", Duration.parse(report.getString("took")).toMillis() / 1000.0);
+        record("purge_lock_max_ms", (double)
+                Duration.parse(report.getString("longestLockHold")).toMillis());
+        record("purge10m_deleted", report.getInt("deleted"));
+        record("purge10m_confirmed", report.getInt("confirmed"));
+        database.emptyProcessedIds();
+    }
+
+    /**
      * The exactly-once consumer on 1, 2, … servers sharing one queue of a standalone Artemis broker and one
      * database, in turns (1 2 3 1 2 3 …) after an unrecorded drain by each server alone: each turn queues
      * the messages with every server's consumer paused, resumes the first n, and measures how fast they
@@ -447,6 +485,15 @@ public final class Benchmark {
             rows.add("| the same while a purge deletes %,d IDs | %.0f / %.0f ms |"
                     .formatted(PURGE_IDS, median("p50_purge"), median("p99_purge")));
         }
+        if (figures.containsKey("purge10m_seconds")) {
+            rows.add("| one purge run over %,d IDs (%,.0f deleted, %,.0f unconfirmed confirmed) | %.0f s |"
+                    .formatted(
+                            TABLE_FILL,
+                            median("purge10m_deleted"),
+                            median("purge10m_confirmed"),
+                            median("purge10m_seconds")));
+            rows.add("| its longest batch holding deliveries | %.0f ms |".formatted(median("purge_lock_max_ms")));
+        }
         if (!rows.isEmpty()) {
             lines.addAll(List.of("| figure | value |", "|---|---:|"));
             lines.addAll(rows);
@@ -471,6 +518,10 @@ public final class Benchmark {
         }
         if (figures.containsKey("eo_c8")) {
             System.out.printf("bench: eo_msgs_per_s_c8=%.0f%n", median("eo_c8"));
+        }
+        if (figures.containsKey("purge10m_seconds")) {
+            System.out.printf("bench: purge10m_seconds=%.0f%n", median("purge10m_seconds"));
+            System.out.printf("bench: purge_lock_max_ms=%.0f%n", median("purge_lock_max_ms"));
         }
         Files.writeString(Path.of(System.getProperty("bench.report", "benchmark.md")), table + "\n");
     }

@@ -142,18 +142,23 @@ public class ProcessedMessages {
     }
 
     /**
-     * Deletes up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff}, in one
-     * transaction, except those to spare and those of parked messages; IDs still unconfirmed are never
-     * deleted.
+     * Deletes up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff} and
+     * after {@code afterStoredId} in ID order, in one transaction, except those to spare and those of parked
+     * messages; IDs still unconfirmed are never deleted. Each batch starts where the last one ended: a
+     * batch that scanned again from the first ID would step over every row its predecessors deleted
+     * and the database has not vacuumed yet, which makes a purge's cost grow with the square of its
+     * deletions.
      *
-     * @return how many were deleted; fewer than {@code limit} means none are left
+     * @param afterStoredId the previous batch's {@link DeletedBatch#lastId}; {@code ""} for the first
+     * @return what the batch selected and deleted; fewer selected than {@code limit} means none are left
      */
-    public int deleteAcknowledgedUntil(String consumer, Instant cutoff, int limit, Set<String> spared) {
+    public DeletedBatch deleteAcknowledgedUntil(
+            String consumer, Instant cutoff, String afterStoredId, int limit, Set<String> spared) {
         // spared IDs are left out in the query, so a short batch still means that none are left
         TypedQuery<String> select = entityManager
                 .createQuery(
                         "select p.messageId from ProcessedMessage p where p.consumer = :consumer"
-                                + " and p.acknowledgedAt <= :cutoff"
+                                + " and p.messageId > :after and p.acknowledgedAt <= :cutoff"
                                 // a parked message's ID stays, so that replaying it is refused once processed
                                 + " and not exists (select k.id from ParkedMessage k"
                                 + " where k.consumer = p.consumer and k.messageId = p.messageId)"
@@ -161,6 +166,7 @@ public class ProcessedMessages {
                                 + " order by p.messageId",
                         String.class)
                 .setParameter("consumer", consumer)
+                .setParameter("after", afterStoredId)
                 .setParameter("cutoff", utc(cutoff))
                 .setMaxResults(limit);
         if (!spared.isEmpty()) {
@@ -168,7 +174,7 @@ public class ProcessedMessages {
         }
         List<String> expired = select.getResultList();
         if (expired.isEmpty()) {
-            return 0;
+            return new DeletedBatch(0, 0, afterStoredId);
         }
         int deleted = entityManager
                 .createQuery("delete from ProcessedMessage p where p.consumer = :consumer"
@@ -178,8 +184,17 @@ public class ProcessedMessages {
                 .setParameter("cutoff", utc(cutoff))
                 .executeUpdate();
         steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
-        return deleted;
+        return new DeletedBatch(expired.size(), deleted, expired.get(expired.size() - 1));
     }
+
+    /**
+     * One batch of {@link #deleteAcknowledgedUntil}.
+     *
+     * @param selected the IDs it found to delete
+     * @param deleted those it deleted (fewer when another server's purge deleted some first)
+     * @param lastId the last ID it selected, in its stored form: where the next batch starts
+     */
+    public record DeletedBatch(int selected, int deleted, String lastId) {}
 
     /** A cheap query, to learn whether the database answers again; throws when it does not. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)

@@ -34,6 +34,7 @@ import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
+import org.exactlyonce.processed.ProcessedMessages.DeletedBatch;
 import org.exactlyonce.telemetry.ConsumerMetrics;
 
 /**
@@ -126,6 +127,7 @@ public class Purge {
         PurgeReport report = new PurgeReport(
                 start,
                 Duration.between(start, clock.instant()),
+                tally.longestLockHold,
                 tally.confirmed,
                 tally.confirmedByAge,
                 tally.keptPending,
@@ -278,14 +280,17 @@ public class Purge {
     private void deleteExpired(String consumer, Instant now, Tally tally) {
         Instant cutoff = now.minus(settings.dedupWindow());
         try {
-            int batch;
+            DeletedBatch batch = new DeletedBatch(0, 0, "");
             do {
+                String after = batch.lastId();
+                long began = System.nanoTime(); // taking the lock waits at most for a delivery's registration
                 batch = inFlight.whileNoneBegins(
                         consumer,
                         spared -> processedMessages.deleteAcknowledgedUntil(
-                                consumer, cutoff, settings.batchSize(), spared));
-                tally.deleted += batch;
-            } while (batch == settings.batchSize());
+                                consumer, cutoff, after, settings.batchSize(), spared));
+                tally.lockHeld(Duration.ofNanos(System.nanoTime() - began));
+                tally.deleted += batch.deleted();
+            } while (batch.selected() == settings.batchSize());
         } catch (Exception e) {
             // a concurrent purge on another server may hold the same rows: they go next run
             tally.failedBatches++;
@@ -311,6 +316,13 @@ public class Purge {
         int keptPending;
         int deleted;
         int failedBatches;
+        Duration longestLockHold = Duration.ZERO;
         final Map<String, IdTableCounts> idTables = new TreeMap<>();
+
+        void lockHeld(Duration held) {
+            if (held.compareTo(longestLockHold) > 0) {
+                longestLockHold = held;
+            }
+        }
     }
 }

@@ -11,6 +11,8 @@ import org.exactlyonce.processed.IdTableCounts;
  *
  * @param startedAt when the run started
  * @param took how long it ran
+ * @param longestLockHold the longest time one batch of deletes held this server's deliveries from
+ *     beginning (see {@link DeliveriesInFlight}), the time that adds to a delivery's latency at worst
  * @param confirmed IDs newly confirmed acknowledged: their messages are gone from the broker
  * @param confirmedByAge IDs no broker view could be asked about, taken as acknowledged because they
  *     are older than {@code exactlyonce.purge.confirm-by-age}; zero unless that is configured
@@ -24,6 +26,7 @@ import org.exactlyonce.processed.IdTableCounts;
 public record PurgeReport(
         Instant startedAt,
         Duration took,
+        Duration longestLockHold,
         int confirmed,
         int confirmedByAge,
         int keptPending,
@@ -41,6 +44,7 @@ public record PurgeReport(
     public String summary() {
         return "purge: confirmed=" + confirmed + (confirmedByAge == 0 ? "" : " confirmed-by-age=" + confirmedByAge)
                 + " kept-pending=" + keptPending + " deleted=" + deleted + " took="
-                + took.toMillis() + "ms" + (unconfirmable.isEmpty() ? "" : " unconfirmable=" + unconfirmable);
+                + took.toMillis() + "ms longest-lock-hold=" + longestLockHold.toMillis() + "ms"
+                + (unconfirmable.isEmpty() ? "" : " unconfirmable=" + unconfirmable);
     }
 }

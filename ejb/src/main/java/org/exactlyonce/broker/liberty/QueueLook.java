@@ -52,13 +52,13 @@ final class QueueLook {
                 unseen.add(message.engineId());
             }
         }
+        // a set that takes null: a message may come without a JMS message ID, and be processed without one
         Set<String> onQueue = unseen.isEmpty()
-                ? Set.of()
-                : Set.copyOf(describer.jmsMessageIdsOf(unseen).values());
+                ? new HashSet<>()
+                : new HashSet<>(describer.jmsMessageIdsOf(unseen).values());
         Set<String> pending = new HashSet<>();
         for (Candidate candidate : candidates) {
-            if (browsed.applicationIds().contains(candidate.messageId())
-                    || onQueue.contains(candidate.jmsMessageId())) {
+            if (browsed.applicationIds().contains(candidate.messageId()) || candidate.isAmong(onQueue)) {
                 pending.add(candidate.messageId());
             }
         }

@@ -74,6 +74,30 @@ class QueueLookTest {
                 QueueLook.pending(List.of(), new Browsed(Set.of(), Set.of()), List.of(PROCESSED), this::describe));
     }
 
+    @Test
+    void anIdProcessedWithoutAJmsMessageIdIsGoneWhenTheBrowseSawEveryMessage() throws Exception {
+        Candidate withoutJmsId = new Candidate("order-2", null); // a producer that disabled message IDs
+
+        assertEquals(
+                Set.of(),
+                QueueLook.pending(
+                        List.of(), new Browsed(Set.of(), Set.of()), List.of(withoutJmsId, PROCESSED), this::describe));
+    }
+
+    @Test
+    void anIdProcessedWithoutAJmsMessageIdIsPendingWhileAnyMessageIsUnseen() throws Exception {
+        Candidate withoutJmsId = new Candidate("order-2", null);
+        Browsed sawNothing = new Browsed(Set.of(), Set.of());
+
+        assertEquals(
+                Set.of("order-1", "order-2"),
+                QueueLook.pending(
+                        List.of(AVAILABLE_AT_THE_LISTING),
+                        sawNothing,
+                        List.of(withoutJmsId, PROCESSED),
+                        this::describe));
+    }
+
     private Map<String, String> describe(Set<String> engineIds) {
         described.addAll(engineIds);
         Map<String, String> found = new java.util.HashMap<>(engine);
