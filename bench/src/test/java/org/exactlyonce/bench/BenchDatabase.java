@@ -76,18 +76,7 @@ final class BenchDatabase {
      * full table); older than the dedup window, the next purge deletes them.
      */
     void addProcessedIds(int count, String prefix, Instant acknowledgedAt) throws SQLException {
-        try (Connection connection = connect();
-                PreparedStatement insert = connection.prepareStatement(
-                        "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, ACKNOWLEDGED_AT)"
-                                + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', ? || g, ?, ? FROM generate_series(1, ?) g")) {
-            LocalDateTime at = LocalDateTime.ofInstant(acknowledgedAt, ZoneOffset.UTC);
-            insert.setString(1, prefix);
-            insert.setObject(2, at);
-            insert.setObject(3, at);
-            insert.setInt(4, count);
-            insert.executeUpdate();
-        }
-        execute("ANALYZE EO_PROCESSED_MESSAGE");
+        addIds(count, prefix, LocalDateTime.ofInstant(acknowledgedAt, ZoneOffset.UTC), null, 0);
     }
 
     /**
@@ -96,16 +85,24 @@ final class BenchDatabase {
      * the dedup window.
      */
     void addPurgeableIds(int count, String broker) throws SQLException {
-        LocalDateTime twoDaysAgo = LocalDateTime.now(ZoneOffset.UTC).minusDays(2);
+        addIds(count, "purgeable-", LocalDateTime.now(ZoneOffset.UTC).minusDays(2), broker, 100);
+    }
+
+    /** Processed and acknowledged at the given time, except every {@code unconfirmedEvery}th (none for 0). */
+    private void addIds(int count, String prefix, LocalDateTime at, String broker, int unconfirmedEvery)
+            throws SQLException {
         try (Connection connection = connect();
                 PreparedStatement insert = connection.prepareStatement(
                         "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, BROKER, ACKNOWLEDGED_AT)"
-                                + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', 'purgeable-' || g, ?, ?,"
-                                + " CASE WHEN g % 100 = 0 THEN NULL ELSE ? END FROM generate_series(1, ?) g")) {
-            insert.setObject(1, twoDaysAgo);
-            insert.setString(2, broker);
-            insert.setObject(3, twoDaysAgo);
-            insert.setInt(4, count);
+                                + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', ? || g, ?, ?,"
+                                + " CASE WHEN g % NULLIF(?, 0) = 0 THEN NULL ELSE ? END"
+                                + " FROM generate_series(1, ?) g")) {
+            insert.setString(1, prefix);
+            insert.setObject(2, at);
+            insert.setString(3, broker);
+            insert.setInt(4, unconfirmedEvery);
+            insert.setObject(5, at);
+            insert.setInt(6, count);
             insert.executeUpdate();
         }
         execute("ANALYZE EO_PROCESSED_MESSAGE");
