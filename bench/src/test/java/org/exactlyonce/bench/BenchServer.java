@@ -69,12 +69,7 @@ final class BenchServer {
 
     /** Runs a purge now, waiting for its report at most as long as given. */
     String purgeNow(Duration timeout) {
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/exactly-once/api/purge"))
-                .header("Authorization", ADMIN)
-                .header("X-Requested-By", "bench")
-                .timeout(timeout)
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build());
+        HttpResponse<String> response = post("/exactly-once/api/purge", "", ADMIN, timeout);
         expect(200, response);
         return response.body();
     }
@@ -183,10 +178,14 @@ final class BenchServer {
     }
 
     private HttpResponse<String> post(String path, String body, String authorization) {
+        return post(path, body, authorization, Duration.ofMinutes(10));
+    }
+
+    private HttpResponse<String> post(String path, String body, String authorization, Duration timeout) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")
                 .header("X-Requested-By", "bench")
-                .timeout(Duration.ofMinutes(10))
+                .timeout(timeout)
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (authorization != null) {
             request.header("Authorization", authorization);

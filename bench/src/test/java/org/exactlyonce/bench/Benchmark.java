@@ -1,5 +1,7 @@
 package org.exactlyonce.bench;
 
+import static java.util.stream.Collectors.joining;
+
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -459,10 +461,13 @@ public final class Benchmark {
     /** The table and the {@code bench:} lines of the parts that ran; a part left out prints nothing. */
     private void report() throws IOException {
         List<String> lines = new ArrayList<>();
-        if (figures.keySet().stream().anyMatch(name -> name.startsWith("eo_c"))) {
+        if (figures.containsKey("eo_c" + CONCURRENCY.get(0))) {
             lines.addAll(List.of(
-                    "| consumer | msgs/s at 1 | msgs/s at 8 |",
-                    "|---|---:|---:|",
+                    "| consumer |"
+                            + CONCURRENCY.stream()
+                                    .map(n -> " msgs/s at " + n + " |")
+                                    .collect(joining()),
+                    "|---|" + "---:|".repeat(CONCURRENCY.size()),
                     row("exactly-once (ID row + domain row)", "eo"),
                     row("at-least-once (domain row only)", "alo"),
                     row("XA (container-managed, two-phase commit)", "xa"),
@@ -567,12 +572,12 @@ public final class Benchmark {
         return lines;
     }
 
+    /** One consumer's msgs/s at each concurrency the part ran. */
     private String row(String label, String name) {
-        return "| %s | %s | %s |".formatted(label, medianOrDash(name + "_c1"), medianOrDash(name + "_c8"));
-    }
-
-    private String medianOrDash(String name) {
-        return figures.containsKey(name) ? "%.0f".formatted(median(name)) : "–";
+        return "| " + label + " |"
+                + CONCURRENCY.stream()
+                        .map(n -> " %.0f |".formatted(median(name + "_c" + n)))
+                        .collect(joining());
     }
 
     /** Each consumer's CPU time per message at the given concurrency: where its cost lies. */
