@@ -30,12 +30,13 @@ final class BenchServer {
     /** The exactly-once consumer's name, as the console lists it. */
     private static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
 
-    private static final String ADMIN =
-            "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+    private static final String ADMIN = basic("admin");
+    /** The sample's API is the demo clerk's. */
+    private static final String CLERK = basic("clerk");
 
     private static final Duration START = Duration.ofMinutes(3);
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private HttpClient http;
     private final String baseUrl;
     private final Path serverDir;
 
@@ -48,7 +49,7 @@ final class BenchServer {
     void queueCredits(String account, int count, boolean atLeastOnce) {
         String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"atLeastOnce\":%b}"
                 .formatted(account, count, atLeastOnce);
-        expect(200, post("/ledger/api/credits/bulk", bulk, null));
+        expect(200, post("/ledger/api/credits/bulk", bulk, CLERK));
     }
 
     /** Queues credits of 1 to the account for the XA consumer. */
@@ -59,7 +60,7 @@ final class BenchServer {
     /** Sends one credit of 1 to the exactly-once consumer. */
     void sendCredit(String messageId, String account) {
         String order = "{\"messageId\":\"%s\",\"account\":\"%s\",\"amount\":1}".formatted(messageId, account);
-        expect(202, post("/ledger/api/credits", order, null));
+        expect(202, post("/ledger/api/credits", order, CLERK));
     }
 
     /** Runs a purge now, as the demo admin; returns its report as JSON. */
@@ -136,13 +137,30 @@ final class BenchServer {
         }
     }
 
+    /**
+     * The server's HTTPS client, made at first use: Liberty writes its self-signed certificate (for
+     * localhost) at its first start, and the client trusts that one, host name checked.
+     */
+    private synchronized HttpClient http() {
+        if (http == null) {
+            http = HttpClient.newBuilder()
+                    .sslContext(ServerCertificate.trustedIn(serverDir))
+                    .build();
+        }
+        return http;
+    }
+
+    private static String basic(String user) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + user).getBytes(StandardCharsets.UTF_8));
+    }
+
     private boolean ready() {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/health/ready"))
                     .build();
-            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
-            return false;
+            return http().send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException | IllegalStateException notYet) {
+            return false; // not listening, or no certificate yet
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -195,7 +213,7 @@ final class BenchServer {
 
     private HttpResponse<String> send(HttpRequest request) {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
+            return http().send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException(request.uri() + " failed: " + e, e);
         } catch (InterruptedException e) {

@@ -61,7 +61,7 @@ public final class Benchmark {
                     .split(","));
     /** The servers of the part {@code scale}, {@code name:HTTP port} each, on one standalone Artemis. */
     private static final List<String> SCALE_SERVERS = List.of(
-            System.getProperty("bench.scale-servers", "bench-scale-1:20080").split(","));
+            System.getProperty("bench.scale-servers", "bench-scale-1:20443").split(","));
     /** Their broker's instance directory, by which the CPU meter tells its process. */
     private static final String BROKER_INSTANCE = System.getProperty("bench.artemis.instance", "");
 
@@ -86,7 +86,7 @@ public final class Benchmark {
     public static void main(String[] args) throws Exception {
         Benchmark benchmark = new Benchmark(
                 new BenchServer(
-                        System.getProperty("bench.base-url", "http://localhost:19980"),
+                        System.getProperty("bench.base-url", "https://localhost:19943"),
                         Path.of(System.getProperty("bench.server"))),
                 new BenchDatabase(System.getProperty("bench.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/bench")));
         benchmark.run();
@@ -351,7 +351,7 @@ public final class Benchmark {
         Path servers = server.directory().getParent();
         List<BenchServer> scaleServers = SCALE_SERVERS.stream()
                 .map(each -> each.split(":"))
-                .map(each -> new BenchServer("http://localhost:" + each[1], servers.resolve(each[0])))
+                .map(each -> new BenchServer("https://localhost:" + each[1], servers.resolve(each[0])))
                 .toList();
         List<CpuMeter.Part> parts = new ArrayList<>();
         parts.add(CpuMeter.Part.commandContaining("broker", "-Dartemis.instance=" + BROKER_INSTANCE));

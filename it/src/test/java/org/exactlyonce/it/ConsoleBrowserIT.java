@@ -51,6 +51,8 @@ class ConsoleBrowserIT {
                         "--no-sandbox",
                         "--disable-gpu",
                         "--disable-background-networking",
+                        // the test server's own self-signed certificate
+                        "--ignore-certificate-errors",
                         "--window-size=1400,1000");
         ChromeDriverService driver = new ChromeDriverService.Builder()
                 .usingDriverExecutable(Path.of(System.getProperty("it.chromedriver", "/usr/bin/chromedriver"))
@@ -70,7 +72,7 @@ class ConsoleBrowserIT {
     @Test
     void anAdminSeesTheFiguresFindsAnIdAndReplaysAParkedMessage() throws IOException {
         // the demo admin's credentials in the address: the browser keeps them for the page's API calls
-        String base = System.getProperty("it.base-url", "http://localhost:19080");
+        String base = System.getProperty("it.base-url", "https://localhost:19443");
         browser.get(base.replace("://", "://admin:admin@") + "/exactly-once/");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("user"), "admin (admin)"));
         long processedBefore = wait.until(page -> Long.parseLong(processedCell().getText()));

@@ -3,9 +3,18 @@ package org.exactlyonce.it;
 import static org.exactlyonce.it.ExactlyOnceIT.newId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The console's API from outside: who may do what, and that each answer matches what was sent; its
- * OpenAPI document, and the engine's checks in Liberty's MicroProfile Health.
+ * OpenAPI document, and the engine's checks in Liberty's MicroProfile Health; what a server started
+ * with the shipped defaults offers: sign-in over HTTPS only, the sample's API for its clerk, nothing to
+ * other machines while the demo users are in place.
  */
 class ConsoleIT {
 
@@ -134,6 +145,85 @@ class ConsoleIT {
                 400,
                 ledger.call("GET", API + "/parked?reason=NO_SUCH_REASON", "viewer", false)
                         .statusCode());
+    }
+
+    @Test
+    void theSamplesApiIsAClerks() {
+        String credit = "/ledger/api/credits";
+        String balance = "/ledger/api/accounts/" + account;
+
+        assertEquals(401, ledger.call("POST", credit, null, false).statusCode(), "POST without credentials");
+        assertEquals(401, ledger.call("GET", balance, null, false).statusCode(), "GET without credentials");
+        for (String user : List.of("viewer", "admin")) {
+            assertEquals(403, ledger.call("POST", credit, user, false).statusCode(), "POST as " + user);
+            assertEquals(403, ledger.call("GET", balance, user, false).statusCode(), "GET as " + user);
+        }
+        assertEquals(200, ledger.call("GET", balance, "clerk", false).statusCode(), "GET as clerk");
+    }
+
+    @Test
+    void overPlainHttpEveryApplicationRedirectsToHttpsBeforeSigningIn() {
+        LedgerClient plain = new LedgerClient(System.getProperty("it.http-url", "http://localhost:19080"));
+
+        for (String path : List.of("/exactly-once/", API + "/consumers", "/ledger/api/accounts/" + account)) {
+            HttpResponse<String> answer = plain.call("GET", path, null, false);
+            assertEquals(302, answer.statusCode(), path);
+            String location = answer.headers().firstValue("Location").orElse("");
+            assertTrue(location.startsWith("https://"), path + " redirected to " + location);
+        }
+    }
+
+    @Test
+    void noHeaderTurnsAReadIntoAChange() {
+        String id = newId();
+        ledger.sendRaw(id, "bytes", "not a text message");
+        Await.until("the message is parked", Duration.ofSeconds(30), () -> parkedId(id) > 0);
+        String parked = API + "/parked/" + parkedId(id);
+
+        for (String header : List.of("X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override")) {
+            for (String user : List.of("viewer", "admin")) {
+                HttpResponse<String> answer = ledger.callWithHeader("GET", parked, user, header, "DELETE");
+                assertEquals(400, answer.statusCode(), header + " as " + user);
+                assertTrue(answer.body().contains(header), answer.body());
+            }
+        }
+        assertEquals(200, ledger.call("GET", parked, "viewer", false).statusCode(), "still parked");
+        assertEquals(204, ledger.call("DELETE", parked, "admin", true).statusCode());
+    }
+
+    /**
+     * The test server runs with the demo users, so it listens on the loopback interface only: its HTTP,
+     * HTTPS and messaging ports refuse a connection to any other address of this machine.
+     */
+    @Test
+    void withTheDemoUsersNoOtherMachineReachesTheServer() throws Exception {
+        List<InetAddress> elsewhere = NetworkInterface.networkInterfaces()
+                .flatMap(NetworkInterface::inetAddresses)
+                .filter(address -> !address.isLoopbackAddress() && !address.isLinkLocalAddress())
+                .toList();
+        assumeFalse(elsewhere.isEmpty(), "this machine has no address but the loopback's");
+        List<Integer> ports = List.of(
+                URI.create(System.getProperty("it.http-url", "http://localhost:19080"))
+                        .getPort(),
+                URI.create(System.getProperty("it.base-url", "https://localhost:19443"))
+                        .getPort(),
+                Integer.getInteger("it.jms-port", 17276));
+
+        for (InetAddress address : elsewhere) {
+            for (int port : ports) {
+                try (Socket socket = new Socket()) {
+                    socket.connect(new InetSocketAddress(address, port), 2_000);
+                    fail("port " + port + " answers on " + address);
+                } catch (ConnectException | SocketTimeoutException refused) {
+                    // as it should
+                }
+            }
+        }
+        for (int port : ports) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
+            }
+        }
     }
 
     @Test

@@ -27,6 +27,8 @@ final class LedgerClient {
     static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
 
     private static final String ADMIN = basic("admin");
+    /** The sample's API is a clerk's. */
+    private static final String CLERK = basic("clerk");
 
     /** The demo users' credentials: each one's password is its name. */
     static String basic(String user) {
@@ -34,16 +36,18 @@ final class LedgerClient {
     }
 
     // HTTP/1.1: the client's default upgrades cleartext requests to HTTP/2 (h2c), and Liberty left such a
-    // request for the console's welcome page unanswered (measured); browsers never use h2c
+    // request for the console's welcome page unanswered (measured); browsers never use h2c. The test
+    // servers' certificates are their own, self-signed: trusted as they are.
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
+            .sslContext(TestServerCertificates.trustingThem())
             .connectTimeout(Duration.ofSeconds(5))
             .build();
     private final String baseUrl;
 
     /** The client of the test phase's server. */
     LedgerClient() {
-        this(System.getProperty("it.base-url", "http://localhost:19080"));
+        this(System.getProperty("it.base-url", "https://localhost:19443"));
     }
 
     /** Health is on the application's port on Open Liberty; WildFly serves it on its management port. */
@@ -175,6 +179,7 @@ final class LedgerClient {
                 204,
                 send(HttpRequest.newBuilder(URI.create(
                                 baseUrl + "/ledger/api/faults/foreign-consumer?consumer=" + encoded(consumer)))
+                        .header("Authorization", CLERK)
                         .DELETE()
                         .build()));
     }
@@ -234,6 +239,15 @@ final class LedgerClient {
      * @param csrfHeader whether to send the header every change needs
      */
     HttpResponse<String> call(String method, String path, String user, boolean csrfHeader) {
+        return send(request(method, path, user, csrfHeader).build());
+    }
+
+    /** A request as {@link #call} makes it, with one more header. */
+    HttpResponse<String> callWithHeader(String method, String path, String user, String header, String value) {
+        return send(request(method, path, user, true).header(header, value).build());
+    }
+
+    private HttpRequest.Builder request(String method, String path, String user, boolean csrfHeader) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create(baseUrl + path)).method(method, HttpRequest.BodyPublishers.noBody());
         if (user != null) {
@@ -242,7 +256,7 @@ final class LedgerClient {
         if (csrfHeader) {
             request.header("X-Requested-By", "it");
         }
-        return send(request.build());
+        return request;
     }
 
     static JsonValue json(HttpResponse<String> response) {
@@ -251,14 +265,14 @@ final class LedgerClient {
 
     /** The account's balance and number of credits. */
     JsonObject account(String account) {
-        HttpResponse<String> response = get("/ledger/api/accounts/" + account, null);
+        HttpResponse<String> response = get("/ledger/api/accounts/" + account, CLERK);
         expect(200, response);
         return parse(response.body()).asJsonObject();
     }
 
     /** How many credits each message ID booked to the account. */
     Map<String, Long> effects(String account) {
-        HttpResponse<String> response = get("/ledger/api/accounts/" + account + "/effects", null);
+        HttpResponse<String> response = get("/ledger/api/accounts/" + account + "/effects", CLERK);
         expect(200, response);
         Map<String, Long> effects = new HashMap<>();
         parse(response.body()).asJsonObject().forEach((id, count) -> effects.put(id, ((JsonNumber) count).longValue()));
@@ -362,7 +376,7 @@ final class LedgerClient {
     }
 
     List<String> deadLetterIds() {
-        HttpResponse<String> response = get("/ledger/api/dead-letters", null);
+        HttpResponse<String> response = get("/ledger/api/dead-letters", CLERK);
         expect(200, response);
         return parse(response.body()).asJsonArray().stream()
                 .map(letter -> letter.asJsonObject().getString("messageId", ""))
@@ -371,12 +385,12 @@ final class LedgerClient {
 
     /** Puts a copy of a credit with this ID on the exception destination, as the broker does after its last delivery. */
     void putDeadLetter(String messageId) {
-        expect(204, call("POST", "/ledger/api/dead-letters/" + encoded(messageId), null, false));
+        expect(204, call("POST", "/ledger/api/dead-letters/" + encoded(messageId), "clerk", false));
     }
 
     /** Takes the messages with this ID off the exception destination, as an operator does. */
     void takeDeadLetter(String messageId) {
-        expect(204, call("DELETE", "/ledger/api/dead-letters/" + encoded(messageId), null, false));
+        expect(204, call("DELETE", "/ledger/api/dead-letters/" + encoded(messageId), "clerk", false));
     }
 
     /** The engine's readiness, as the console's API reports it: its status code and its checks. */
@@ -387,7 +401,7 @@ final class LedgerClient {
     /** Whether the server answers HTTP at all, whatever it says. */
     boolean answers() {
         try {
-            get("/ledger/api/accounts/ping", null);
+            get("/ledger/api/accounts/ping", CLERK);
             return true;
         } catch (IllegalStateException e) {
             return false;
@@ -397,7 +411,7 @@ final class LedgerClient {
     /** Whether the sample application answers a balance request. */
     boolean isUp() {
         try {
-            return get("/ledger/api/accounts/ping", null).statusCode() == 200;
+            return get("/ledger/api/accounts/ping", CLERK).statusCode() == 200;
         } catch (IllegalStateException e) {
             return false;
         }
@@ -406,6 +420,7 @@ final class LedgerClient {
     private HttpResponse<String> post(String path, JsonObject body) {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")
+                .header("Authorization", CLERK)
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                 .build());
     }

@@ -85,7 +85,7 @@ class SharedQueueIT {
     /** Starts another Liberty of the phase, named {@code name:port}, and counts it in. */
     private void join(String nameAndPort) throws Exception {
         String[] parts = nameAndPort.split(":");
-        LedgerClient client = new LedgerClient("http://localhost:" + parts[1]);
+        LedgerClient client = new LedgerClient("https://localhost:" + parts[1]);
         LibertyServer server = new LibertyServer(client, parts[0]);
         server.restart();
         started.add(server);
