@@ -65,6 +65,11 @@ public class ConsumerDestination {
         return kind;
     }
 
+    /** When the consumer's first delivery recorded it, in UTC. */
+    LocalDateTime registeredAt() {
+        return registeredAt;
+    }
+
     /** The queue's or the topic's name, as the broker names it. */
     public String destination() {
         return destination;

@@ -1,12 +1,18 @@
 package org.exactlyonce.consume;
 
+import jakarta.annotation.Resource;
+import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.PersistenceException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.util.Optional;
+import javax.sql.DataSource;
 import org.exactlyonce.processed.SqlStates;
 
 /** The destinations consumers read, as the database records them; each write a transaction of its own. */
@@ -14,29 +20,46 @@ import org.exactlyonce.processed.SqlStates;
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class ConsumerDestinations {
 
+    private static final String INSERT =
+            "INSERT INTO EO_CONSUMER (CONSUMER, DESTINATION_TYPE, DESTINATION, REGISTERED_AT) VALUES (?, ?, ?, ?)";
+
     @PersistenceContext(unitName = "exactly-once")
     private EntityManager entityManager;
 
+    /** The persistence unit's data source. */
+    @Resource(lookup = "java:comp/DefaultDataSource")
+    private DataSource database;
+
+    @Resource
+    private SessionContext context;
+
     /**
-     * Records the destination a consumer reads, unless one is recorded already.
+     * Records the destination a consumer reads, unless one is recorded already. Plain JDBC, as the
+     * processed IDs are inserted: the first deliveries of a consumer race to record it, and the loser's
+     * unique violation is an outcome, which the persistence provider would log as a warning.
      *
      * @return the destination recorded for the consumer, which may be another one; empty when another
-     *     server recorded one at the same moment, which {@link #find} then reads
+     *     server or delivery recorded one at the same moment, which {@link #find} then reads
      */
-    public Optional<ConsumerDestination> register(ConsumerDestination delivered) {
+    public Optional<ConsumerDestination> register(ConsumerDestination delivered) throws SQLException {
         Optional<ConsumerDestination> recorded = find(delivered.consumer());
         if (recorded.isPresent()) {
             return recorded;
         }
-        try {
-            entityManager.persist(delivered);
-            entityManager.flush();
+        try (Connection connection = database.getConnection();
+                PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            insert.setString(1, delivered.consumer());
+            insert.setString(2, delivered.kind().name());
+            insert.setString(3, delivered.destination());
+            insert.setTimestamp(4, Timestamp.valueOf(delivered.registeredAt()));
+            insert.executeUpdate();
             return Optional.of(delivered);
-        } catch (PersistenceException e) {
+        } catch (SQLException e) {
+            context.setRollbackOnly(); // PostgreSQL has aborted the transaction: no commit to try
             if (SqlStates.isUniqueViolation(e)) {
-                return Optional.empty(); // the container rolls back the failed insert
+                return Optional.empty();
             }
-            throw e;
+            throw e; // checked, so the container would commit without the line above
         }
     }
 

@@ -5,6 +5,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +41,7 @@ public class LocalConsumers {
      *
      * @throws ConsumerNameClash when the name is recorded for another destination
      */
-    void verify(String consumer, Message message) throws JMSException {
+    void verify(String consumer, Message message) throws JMSException, SQLException {
         Destination destination = message.getJMSDestination();
         ConsumerDestination known = verified.get(consumer);
         if (destination == null || known != null && known.isSameDestinationAs(destination)) {

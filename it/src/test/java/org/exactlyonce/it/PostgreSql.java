@@ -1,6 +1,7 @@
 package org.exactlyonce.it;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -9,11 +10,20 @@ import java.util.concurrent.TimeUnit;
  */
 final class PostgreSql {
 
-    private final String database = System.getProperty("it.database", "test");
+    private final String database;
 
     /** A shell command that controls the cluster; {@code stop} or {@code start} is appended. */
     private final String control = System.getProperty(
             "it.postgresql.control", "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main");
+
+    /** The test phase's database. */
+    PostgreSql() {
+        this(System.getProperty("it.database", "test"));
+    }
+
+    PostgreSql(String database) {
+        this.database = database;
+    }
 
     /** Stops it the way a crash of the database host looks to clients: connections cut, none accepted. */
     void stop() throws IOException, InterruptedException {
@@ -27,6 +37,30 @@ final class PostgreSql {
     /** Runs SQL on the test server's database, through psql: trust authentication on the local cluster. */
     void execute(String sql) throws IOException, InterruptedException {
         run("psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -q -d " + database + " -c \"" + sql + "\"");
+    }
+
+    /** The one value a query answers, as psql prints it unaligned. */
+    String value(String sql) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(
+                        "psql",
+                        "-h",
+                        "127.0.0.1",
+                        "-U",
+                        "postgres",
+                        "-v",
+                        "ON_ERROR_STOP=1",
+                        "-At",
+                        "-d",
+                        database,
+                        "-c",
+                        sql)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+            throw new AssertionError("failed: " + sql);
+        }
+        return output;
     }
 
     private static void run(String command) throws IOException, InterruptedException {

@@ -1,0 +1,116 @@
+package org.exactlyonce.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A user's application built from the README alone (orders/): its EAR with the engine, the console and
+ * one consumer, on a server whose server.xml is the README's. The README shows exactly what this server
+ * runs, and the consumer books every order once though each is sent twice.
+ */
+class UserApplicationIT {
+
+    private static final String CONSUMER = "orders/orders-ejb/OrderConsumer";
+    private static final int ORDERS = 100;
+
+    private final LedgerClient server = new LedgerClient();
+
+    @Test
+    void theReadmeShowsTheServerXmlThisServerRuns() throws IOException {
+        String serverXml = Files.readString(Path.of(System.getProperty("it.orders.server-xml")));
+
+        assertEquals(serverXml.strip(), readmeBlock("<server description=\"orders\">"));
+    }
+
+    @Test
+    void theReadmeShowsTheConsumerThisServerRuns() throws IOException {
+        String source = Files.readString(Path.of(System.getProperty("it.orders.consumer")));
+        String bean = source.substring(source.indexOf("@MessageDriven"));
+
+        assertEquals(bean.strip(), readmeBlock("public class OrderConsumer extends AbstractExactlyOnceConsumer"));
+    }
+
+    @Test
+    void everyOrderIsBookedOnceThoughSentTwice() throws Exception {
+        int first = ThreadLocalRandom.current().nextInt(1_000_000, 2_000_000_000 - ORDERS);
+        long duplicatesBefore = duplicates(consumer());
+
+        assertEquals(
+                200,
+                server.call(
+                                "POST",
+                                "/orders-sender/api/orders?first=" + first + "&count=" + ORDERS + "&copies=2",
+                                null,
+                                false)
+                        .statusCode());
+
+        Await.until(
+                "every copy is delivered",
+                Duration.ofMinutes(2),
+                () -> duplicates(consumer()) - duplicatesBefore >= ORDERS);
+        PostgreSql orders = new PostgreSql("orders");
+        String range = "DESCRIPTION IN (" + descriptions(first) + ")";
+        assertEquals(String.valueOf(ORDERS), orders.value("SELECT COUNT(*) FROM ORDERS WHERE " + range));
+        assertEquals(
+                String.valueOf(ORDERS), orders.value("SELECT COUNT(DISTINCT DESCRIPTION) FROM ORDERS WHERE " + range));
+        assertEquals("queue Orders", consumer().getString("destination"));
+    }
+
+    @Test
+    void theConsoleIsTheOperatorsOverHttps() {
+        assertEquals(
+                401,
+                server.call("GET", "/exactly-once/api/consumers", null, false).statusCode());
+        assertEquals(
+                200,
+                server.call("GET", "/exactly-once/api/consumers", "operator", false)
+                        .statusCode());
+    }
+
+    /** The README's fenced block that holds the line. */
+    private static String readmeBlock(String line) throws IOException {
+        String readme = Files.readString(Path.of(System.getProperty("it.readme")));
+        int at = readme.indexOf(line);
+        assertTrue(at >= 0, "the README shows " + line);
+        int start = readme.indexOf('\n', readme.lastIndexOf("```", at)) + 1;
+        return readme.substring(start, readme.indexOf("```", at)).strip();
+    }
+
+    private static String descriptions(int first) {
+        List<String> quoted = new ArrayList<>();
+        for (int n = first; n < first + ORDERS; n++) {
+            quoted.add("'order-" + n + "'");
+        }
+        return String.join(",", quoted);
+    }
+
+    /** The console's figures of the user's consumer, as its operator sees them; empty before its first delivery. */
+    private JsonObject consumer() {
+        return LedgerClient.json(server.call("GET", "/exactly-once/api/consumers", "operator", false))
+                .asJsonArray()
+                .stream()
+                .map(JsonValue::asJsonObject)
+                .filter(each -> CONSUMER.equals(each.getString("consumer")))
+                .findFirst()
+                .orElse(JsonValue.EMPTY_JSON_OBJECT);
+    }
+
+    private static long duplicates(JsonObject consumer) {
+        JsonObject deliveries = consumer.getJsonObject("deliveries");
+        return deliveries == null
+                ? 0
+                : deliveries.getJsonNumber("duplicate_already_committed").longValue()
+                        + deliveries.getJsonNumber("duplicate_lost_race").longValue();
+    }
+}
