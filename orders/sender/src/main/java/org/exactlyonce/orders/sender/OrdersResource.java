@@ -1,6 +1,7 @@
 package org.exactlyonce.orders.sender;
 
 import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.Queue;
@@ -15,16 +16,17 @@ import jakarta.ws.rs.core.Application;
  * {@code first + count - 1}, each {@code copies} times with the same ID, its text {@code order-<n>}.
  */
 @Path("/orders")
+@RequestScoped // a CDI bean, so that WildFly injects its resources too
 public class OrdersResource {
 
     /** The sender's REST API, under {@code /orders-sender/api}. */
     @ApplicationPath("/api")
     public static class SenderApplication extends Application {}
 
-    @Resource(lookup = "jms/ConnectionFactory")
+    @Resource(name = "jms/ConnectionFactory")
     ConnectionFactory connectionFactory;
 
-    @Resource(lookup = "jms/orders")
+    @Resource(name = "jms/orders")
     Queue orders;
 
     @POST
