@@ -312,7 +312,12 @@ final class LedgerClient {
 
     /** The console's status of a consumer, or null when the server knows no such consumer. */
     JsonObject consumer(String name) {
-        HttpResponse<String> response = get("/exactly-once/api/consumers", ADMIN);
+        return consumer(name, "admin");
+    }
+
+    /** The console's status of a consumer as the user sees it, or null when the server knows no such consumer. */
+    JsonObject consumer(String name, String user) {
+        HttpResponse<String> response = get("/exactly-once/api/consumers", basic(user));
         expect(200, response);
         for (JsonValue consumer : parse(response.body()).asJsonArray()) {
             if (name.equals(consumer.asJsonObject().getString("consumer"))) {

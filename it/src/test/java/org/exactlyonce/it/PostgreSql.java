@@ -36,7 +36,7 @@ final class PostgreSql {
 
     /** Runs SQL on the test server's database, through psql: trust authentication on the local cluster. */
     void execute(String sql) throws IOException, InterruptedException {
-        run("psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -q -d " + database + " -c \"" + sql + "\"");
+        value(sql);
     }
 
     /** The one value a query answers, as psql prints it unaligned. */

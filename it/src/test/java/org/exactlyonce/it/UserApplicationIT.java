@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,22 +97,17 @@ class UserApplicationIT {
         return String.join(",", quoted);
     }
 
-    /** The console's figures of the user's consumer, as its operator sees them; empty before its first delivery. */
+    /** The console's figures of the user's consumer, as its operator sees them; null before its first delivery. */
     private JsonObject consumer() {
-        return LedgerClient.json(server.call("GET", "/exactly-once/api/consumers", "operator", false))
-                .asJsonArray()
-                .stream()
-                .map(JsonValue::asJsonObject)
-                .filter(each -> CONSUMER.equals(each.getString("consumer")))
-                .findFirst()
-                .orElse(JsonValue.EMPTY_JSON_OBJECT);
+        return server.consumer(CONSUMER, "operator");
     }
 
     private static long duplicates(JsonObject consumer) {
+        if (consumer == null) {
+            return 0;
+        }
         JsonObject deliveries = consumer.getJsonObject("deliveries");
-        return deliveries == null
-                ? 0
-                : deliveries.getJsonNumber("duplicate_already_committed").longValue()
-                        + deliveries.getJsonNumber("duplicate_lost_race").longValue();
+        return deliveries.getJsonNumber("duplicate_already_committed").longValue()
+                + deliveries.getJsonNumber("duplicate_lost_race").longValue();
     }
 }
