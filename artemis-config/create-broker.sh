@@ -18,13 +18,13 @@ home=$1 instance=$2 port=$3 user=$4 password=$5 max_deliveries=${6:-10}
     --user "$user" --password "$password" --require-login \
     --host 127.0.0.1 --default-port "$port" \
     --no-amqp-acceptor --no-mqtt-acceptor --no-stomp-acceptor --no-hornetq-acceptor \
-    --queues LedgerCredits:anycast,LedgerCredits.Failed:anycast,LedgerAudit:anycast,LedgerCreditsAtLeastOnce:anycast \
+    --queues LedgerCredits:anycast,LedgerCredits.Failed:anycast,LedgerAudit:anycast,LedgerCreditsAtLeastOnce:anycast,LedgerCreditsWithReceipts:anycast,LedgerReceipts:anycast \
     --addresses LedgerCreditEvents:multicast \
     "$instance" > /dev/null
 
 # each sample queue: its redelivery limit, at once, then the sample's dead-letter queue
 settings=""
-for queue in LedgerCredits LedgerAudit LedgerCreditsAtLeastOnce; do
+for queue in LedgerCredits LedgerAudit LedgerCreditsAtLeastOnce LedgerCreditsWithReceipts LedgerReceipts; do
     settings+="         <address-setting match=\"$queue\">"
     settings+="<dead-letter-address>LedgerCredits.Failed</dead-letter-address>"
     settings+="<max-delivery-attempts>$max_deliveries</max-delivery-attempts>"

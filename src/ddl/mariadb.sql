@@ -56,6 +56,35 @@ CREATE TABLE EO_CONSUMER (
     REGISTERED_AT    DATETIME(6) NOT NULL
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
+-- The outbox: messages a transaction sends (Outbox.send), written with its rows and sent by the relay
+-- once it has committed, then deleted. Kept whole as a parked message is; a message whose send failed
+-- stays, with the reason, and is sent again. MESSAGE_ID is the ID it carries, the same on every send.
+CREATE TABLE EO_OUTBOX_MESSAGE (
+    ID               BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+    MESSAGE_ID       VARCHAR(36)   NOT NULL,
+    DESTINATION_TYPE VARCHAR(10)   NOT NULL,
+    DESTINATION      VARCHAR(200) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    BODY_TYPE        VARCHAR(10)   NOT NULL,
+    BODY             LONGBLOB,
+    BODY_PREVIEW     VARCHAR(301)  NOT NULL,
+    HEADERS          LONGBLOB NOT NULL,
+    PROPERTIES       LONGBLOB NOT NULL,
+    WRITTEN_AT       DATETIME(6) NOT NULL,
+    ATTEMPTS         INTEGER       NOT NULL,
+    LAST_FAILURE     VARCHAR(2000),
+    FAILED_AT        DATETIME(6),
+    CONSTRAINT EO_OUTBOX_MESSAGE_ID UNIQUE (MESSAGE_ID)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+-- the relay reads a destination's messages in order by this index
+CREATE INDEX EO_OUTBOX_MESSAGE_NEXT ON EO_OUTBOX_MESSAGE (DESTINATION_TYPE, DESTINATION, ID);
+
+-- One lease per destination ('queue:Name'): the relay that holds it sends that destination's messages.
+CREATE TABLE EO_OUTBOX_LEASE (
+    DESTINATION VARCHAR(211) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL PRIMARY KEY,
+    HOLDER      VARCHAR(36) NOT NULL,
+    HELD_UNTIL  DATETIME(6) NOT NULL
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
 -- The ledger sample's table (not needed by the engine).
 CREATE TABLE LEDGER_CREDIT (
     ID          BIGINT       NOT NULL AUTO_INCREMENT PRIMARY KEY,

@@ -35,6 +35,20 @@ public class MessageIds {
     }
 
     /**
+     * The property an outgoing message carries its ID in, for consumers that read IDs as these do.
+     *
+     * @throws IllegalStateException when these consumers read the broker's {@code JMSMessageID}, which a
+     *     sender cannot set: a message sent again would get a new one, and count as a new message
+     */
+    public String propertyForOutgoing() {
+        if (JMS_MESSAGE_ID.equals(idProperty)) {
+            throw new IllegalStateException("exactlyonce.message-id.property is " + JMS_MESSAGE_ID
+                    + ", which a sender cannot set: the outbox needs the IDs in a message property");
+        }
+        return idProperty;
+    }
+
+    /**
      * @return the message's ID, never blank nor longer than the processed-ID table holds
      * @throws InvalidMessageException when the message carries no usable ID
      */

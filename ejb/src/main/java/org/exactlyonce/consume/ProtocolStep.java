@@ -8,8 +8,8 @@ import jakarta.jms.Message;
  * reason to observe it.
  *
  * @param step the point reached
- * @param consumer the consumer's name
- * @param messageId the application's message ID; {@code null} for the purge's steps
+ * @param consumer the consumer's name; for the outbox's step, the destination
+ * @param messageId the application's message ID; {@code null} for the purge's steps, the last sent for the outbox's
  * @param message the delivered message; {@code null} for the purge's steps
  */
 public record ProtocolStep(Step step, String consumer, String messageId, Message message) {
@@ -23,7 +23,9 @@ public record ProtocolStep(Step step, String consumer, String messageId, Message
         /** The purge has confirmed a batch of IDs as acknowledged and not deleted them yet. */
         PURGE_CONFIRMED,
         /** The purge has deleted a batch of IDs in a transaction that has not committed yet. */
-        PURGE_DELETING
+        PURGE_DELETING,
+        /** The outbox's relay has sent a batch of messages and not yet deleted them from the outbox. */
+        OUTBOX_SENT
     }
 
     /** The event of a purge step, which concerns a consumer's IDs rather than one message. */

@@ -14,6 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import org.exactlyonce.message.BodyType;
+import org.exactlyonce.message.MessageCopies;
+import org.exactlyonce.message.MessageCopies.StoredMessage;
 import org.exactlyonce.processed.StoredIds;
 
 /**
@@ -32,7 +35,7 @@ import org.exactlyonce.processed.StoredIds;
             @Index(name = "EO_PARKED_MESSAGE_PARKED", columnList = "CONSUMER, PARKED_AT"),
             @Index(name = "EO_PARKED_MESSAGE_ID", columnList = "CONSUMER, MESSAGE_ID")
         })
-public class ParkedMessage {
+public class ParkedMessage implements StoredMessage {
 
     /** Longest explanation kept; a longer one is cut. */
     static final int MAX_DETAIL_LENGTH = 2000;

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 import org.exactlyonce.broker.BrokerConnections;
+import org.exactlyonce.message.MessageCopies;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.SqlStates;
 

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import org.exactlyonce.consume.MessageBodies;
+import org.exactlyonce.message.MessageBodies;
 
 /** SHA-256 fingerprints of message payloads, to tell a true re-send from another message reusing an ID. */
 final class PayloadFingerprints {

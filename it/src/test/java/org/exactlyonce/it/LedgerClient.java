@@ -97,6 +97,21 @@ final class LedgerClient {
         expect(202, response);
     }
 
+    /**
+     * Sends a credit to the consumer that books it and sends a receipt through the outbox, which the
+     * receipts' consumer books to {@code receipts-<account>}.
+     */
+    void sendCreditWithReceipt(JsonObject order) {
+        expect(202, post("/ledger/api/credits?receipt=true", order));
+    }
+
+    /** The console's figures of the outbox: {@code backlog}, {@code oldestAgeSeconds}, {@code failing}. */
+    JsonObject outbox() {
+        HttpResponse<String> response = get("/exactly-once/api/outbox", ADMIN);
+        expect(200, response);
+        return parse(response.body()).asJsonObject();
+    }
+
     /** Sends a credit to the ledger's consumer and to the audit consumer, which books it to {@code audit-<account>}. */
     void sendCreditAndAudit(String messageId, String account, long amount) {
         expect(

@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.exactlyonce.park.BodyType;
+import org.exactlyonce.message.BodyType;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessage;
 import org.exactlyonce.park.ParkedMessages;

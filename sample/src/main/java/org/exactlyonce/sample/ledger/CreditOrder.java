@@ -10,6 +10,11 @@ package org.exactlyonce.sample.ledger;
  */
 public record CreditOrder(String messageId, String account, long amount, Faults faults) {
 
+    /** The receipt of this credit: the same amount, booked to {@code receipts-<account>}. */
+    public CreditOrder receipt() {
+        return new CreditOrder(messageId, "receipts-" + account, amount, null);
+    }
+
     /**
      * Faults a test server can inject (see {@link FaultInjection}).
      *

@@ -18,6 +18,9 @@ public class CreditSender {
     @Resource(lookup = CreditQueues.AT_LEAST_ONCE_CREDITS)
     Queue atLeastOnceCredits;
 
+    @Resource(lookup = CreditQueues.CREDITS_WITH_RECEIPTS)
+    Queue creditsWithReceipts;
+
     /** Sends to the exactly-once consumer. */
     public void send(CreditOrder order) {
         send(order, credits);
@@ -26,6 +29,11 @@ public class CreditSender {
     /** Sends to the baseline consumer without a processed-ID table. */
     public void sendAtLeastOnce(CreditOrder order) {
         send(order, atLeastOnceCredits);
+    }
+
+    /** Sends to the consumer that books it and sends a receipt through the outbox. */
+    public void sendWithReceipt(CreditOrder order) {
+        send(order, creditsWithReceipts);
     }
 
     private void send(CreditOrder order, Queue queue) {

@@ -39,13 +39,22 @@ public class CreditsResource {
      * Queues one credit order: {@code {"messageId":"…","account":"…","amount":N}}; with {@code
      * ?audit=true} also to the audit queue, whose consumer books it to {@code audit-<account>}; with
      * {@code ?topic=true} instead publishes it on the credit events topic, whose two subscribers book it
-     * to {@code first-<account>} and {@code second-<account>}.
+     * to {@code first-<account>} and {@code second-<account>}; with {@code ?receipt=true} instead queues it
+     * for the consumer that books it and sends a receipt, booked to {@code receipts-<account>}.
      */
     @POST
-    public Response send(CreditOrder order, @QueryParam("audit") boolean audit, @QueryParam("topic") boolean topic) {
+    public Response send(
+            CreditOrder order,
+            @QueryParam("audit") boolean audit,
+            @QueryParam("topic") boolean topic,
+            @QueryParam("receipt") boolean receipt) {
         validate(order);
         if (topic) {
             events.publish(order);
+            return Response.accepted(order).build();
+        }
+        if (receipt) {
+            sender.sendWithReceipt(order);
             return Response.accepted(order).build();
         }
         sender.send(order);
@@ -60,7 +69,8 @@ public class CreditsResource {
      * in a row (concurrent deliveries of one ID), and re-sends the first {@code duplicateShare} of them
      * with the same IDs, each a few messages after its first copy, as a producer retrying after a
      * timeout would. The balance must end at {@code count × amount}.
-     * {@code "atLeastOnce": true} sends them to the baseline consumer instead; {@code faults} apply to
+     * {@code "atLeastOnce": true} sends them to the baseline consumer instead, {@code "withReceipts": true}
+     * to the consumer that also sends a receipt of each; {@code faults} apply to
      * every message. The IDs are {@code idPrefix + index}: a producer that could not tell whether its
      * order went out (the broker restarted under it) sends it again with the same {@code idPrefix}; without
      * one, the order gets a new prefix.
@@ -101,6 +111,8 @@ public class CreditsResource {
         CreditOrder order = new CreditOrder(messageId, bulk.account(), bulk.amount(), bulk.faults());
         if (bulk.atLeastOnce()) {
             sender.sendAtLeastOnce(order);
+        } else if (bulk.withReceipts()) {
+            sender.sendWithReceipt(order);
         } else {
             sender.send(order);
         }
@@ -121,7 +133,7 @@ public class CreditsResource {
 
     /**
      * A bulk request; {@code idPrefix} defaults to a new one, {@code copies} to 1, {@code duplicateShare} to 0,
-     * {@code faults} to none.
+     * {@code atLeastOnce} and {@code withReceipts} to false, {@code faults} to none.
      */
     public record BulkOrder(
             String idPrefix,
@@ -131,6 +143,7 @@ public class CreditsResource {
             int copies,
             double duplicateShare,
             boolean atLeastOnce,
+            boolean withReceipts,
             CreditOrder.Faults faults) {}
 
     /** What a bulk request sent (IDs {@code idPrefix + 0 … idPrefix + (distinctIds - 1)}) and the balance it must produce. */

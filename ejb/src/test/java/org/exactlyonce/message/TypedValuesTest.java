@@ -1,4 +1,4 @@
-package org.exactlyonce.park;
+package org.exactlyonce.message;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

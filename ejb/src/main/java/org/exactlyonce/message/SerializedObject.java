@@ -1,4 +1,4 @@
-package org.exactlyonce.park;
+package org.exactlyonce.message;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

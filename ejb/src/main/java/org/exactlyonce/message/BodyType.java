@@ -1,4 +1,4 @@
-package org.exactlyonce.park;
+package org.exactlyonce.message;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.MapMessage;

@@ -1,4 +1,4 @@
-package org.exactlyonce.park;
+package org.exactlyonce.message;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
@@ -29,20 +29,21 @@ import java.io.Serializable;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
-import org.exactlyonce.consume.MessageBodies;
 
 /**
- * What of a JMS message is kept when it is parked, and the message rebuilt from that for a replay:
+ * What of a JMS message is kept when it is parked or written to the outbox, and the message rebuilt
+ * from that to send it:
  * its type and whole body, the headers a producer sets (correlation ID, type, reply-to, priority,
  * delivery mode) and every application property with its Java type, the message group's included.
  * The broker's other {@code JMSX…} properties are the broker's to set again; provider-specific
  * {@code JMS_…} ones are kept for the operator but set by the provider on the replayed message.
  */
-final class MessageCopies {
+public final class MessageCopies {
 
     /** Characters of a body shown where parked messages are listed. */
-    static final int PREVIEW_LENGTH = 300;
+    public static final int PREVIEW_LENGTH = 300;
 
     private static final String GROUP_ID = "JMSXGroupID";
     private static final String GROUP_SEQ = "JMSXGroupSeq";
@@ -50,23 +51,100 @@ final class MessageCopies {
     private MessageCopies() {}
 
     /**
-     * A parked message's content.
+     * A message's content, as a parked or an outgoing message keeps it.
      *
      * @param body the body as bytes: text in UTF-8, map and stream bodies as JSON of typed values, an
      *     object in Java serialization; {@code null} for a plain message or a null body
      * @param headers JSON of the headers a producer sets
      * @param properties JSON of the application properties, name to typed value
      */
-    record Copy(BodyType bodyType, byte[] body, String preview, String headers, String properties) {}
+    public record Copy(BodyType bodyType, byte[] body, String preview, String headers, String properties)
+            implements StoredMessage {}
+
+    /** A message's content as a table keeps it, from which {@link #rebuild} makes a message to send. */
+    public interface StoredMessage {
+        BodyType bodyType();
+
+        /** As {@link Copy} keeps it. */
+        byte[] body();
+
+        /** JSON of the headers a producer sets. */
+        String headers();
+
+        /** JSON of the application properties, name to typed value. */
+        String properties();
+    }
 
     /**
      * @throws JMSException when the message cannot be read whole, such as an object whose class is not
      *     visible: then it cannot be kept, and the caller hands it back to the broker
      */
-    static Copy of(Message message) throws JMSException {
+    public static Copy of(Message message) throws JMSException {
         BodyType type = BodyType.of(message);
         byte[] body = bodyOf(type, message);
         return new Copy(type, body, previewOf(type, body), headersOf(message).toString(), propertiesOf(message));
+    }
+
+    /**
+     * The content of a message made from values rather than read from a received one: an outgoing
+     * message, which is then kept as a parked one is.
+     *
+     * @param body a {@code String} for {@code TEXT}, a {@code byte[]} for {@code BYTES}, a {@code Map}
+     *     for {@code MAP} and a {@code List} for {@code STREAM}, each value a JMS-typed one, a {@code
+     *     Serializable} for {@code OBJECT}, {@code null} for {@code NONE}
+     * @param headers the headers a producer sets
+     * @param properties the application properties, each a JMS-typed value
+     */
+    public static Copy of(BodyType type, Object body, Headers headers, Map<String, Object> properties)
+            throws JMSException {
+        byte[] bytes = switch (type) {
+            case TEXT -> utf8((String) body);
+            case BYTES -> ((byte[]) body).clone();
+            case MAP -> utf8(typedMap((Map<?, ?>) body).toString());
+            case STREAM -> utf8(typedList((List<?>) body).toString());
+            case OBJECT -> serialized((Serializable) body);
+            case NONE -> null;
+        };
+        return new Copy(
+                type,
+                bytes,
+                previewOf(type, bytes),
+                headers.json().toString(),
+                typedMap(properties).toString());
+    }
+
+    /**
+     * The headers a producer sets on a message it sends.
+     *
+     * @param correlationId {@code JMSCorrelationID}, or {@code null}
+     * @param type {@code JMSType}, or {@code null}
+     */
+    public record Headers(int priority, boolean persistent, String correlationId, String type) {
+
+        JsonObject json() {
+            JsonObjectBuilder json = Json.createObjectBuilder()
+                    .add("priority", priority)
+                    .add("deliveryMode", persistent ? "PERSISTENT" : "NON_PERSISTENT");
+            if (correlationId != null) {
+                json.add("correlationId", correlationId);
+            }
+            if (type != null) {
+                json.add("type", type);
+            }
+            return json.build();
+        }
+    }
+
+    private static JsonObject typedMap(Map<?, ?> values) {
+        JsonObjectBuilder map = Json.createObjectBuilder();
+        values.forEach((name, value) -> map.add((String) name, TypedValues.typed(value)));
+        return map.build();
+    }
+
+    private static JsonArray typedList(List<?> values) {
+        JsonArrayBuilder list = Json.createArrayBuilder();
+        values.forEach(value -> list.add(TypedValues.typed(value)));
+        return list.build();
     }
 
     /** The application properties as {@code {"name": {"type": "String", "value": "…"}}}. */
@@ -82,16 +160,16 @@ final class MessageCopies {
         return properties.build().toString();
     }
 
-    /** The parked message as a new message, ready to send back to its queue with {@link #producerFor}. */
-    static Message rebuild(ParkedMessage parked, JMSContext jms) throws JMSException {
-        Message message = withBody(parked.bodyType(), parked.body(), jms);
-        JsonObject headers = parse(parked.headers());
+    /** The stored message as a new message, ready to send with {@link #producerFor}. */
+    public static Message rebuild(StoredMessage stored, JMSContext jms) throws JMSException {
+        Message message = withBody(stored.bodyType(), stored.body(), jms);
+        JsonObject headers = parse(stored.headers());
         message.setJMSCorrelationID(headers.getString("correlationId", null));
         message.setJMSType(headers.getString("type", null));
         if (headers.get("replyTo") instanceof JsonObject replyTo) {
             message.setJMSReplyTo(destination(replyTo, jms));
         }
-        for (Map.Entry<String, JsonValue> property : parse(parked.properties()).entrySet()) {
+        for (Map.Entry<String, JsonValue> property : parse(stored.properties()).entrySet()) {
             if (!isProviders(property.getKey())) {
                 message.setObjectProperty(
                         property.getKey(), TypedValues.value(property.getValue().asJsonObject()));
@@ -100,9 +178,9 @@ final class MessageCopies {
         return message;
     }
 
-    /** A producer that sends with the parked message's priority and delivery mode, which a send sets. */
-    static JMSProducer producerFor(ParkedMessage parked, JMSContext jms) {
-        JsonObject headers = parse(parked.headers());
+    /** A producer that sends with the stored message's priority and delivery mode, which a send sets. */
+    public static JMSProducer producerFor(StoredMessage stored, JMSContext jms) {
+        JsonObject headers = parse(stored.headers());
         return jms.createProducer()
                 .setPriority(headers.getInt("priority", Message.DEFAULT_PRIORITY))
                 .setDeliveryMode(

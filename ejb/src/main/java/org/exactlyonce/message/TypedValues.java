@@ -1,4 +1,4 @@
-package org.exactlyonce.park;
+package org.exactlyonce.message;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;

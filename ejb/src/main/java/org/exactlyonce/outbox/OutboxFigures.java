@@ -1,0 +1,20 @@
+package org.exactlyonce.outbox;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The outbox at a glance, as the console and the metrics show it.
+ *
+ * @param backlog messages written and not sent yet
+ * @param oldestWritten when the oldest of them was written; empty when none waits
+ * @param failing messages whose last send failed, kept with the reason and sent again
+ */
+public record OutboxFigures(long backlog, Optional<Instant> oldestWritten, long failing) {
+
+    /** How long the oldest message has waited, at {@code now}. */
+    public Optional<Duration> oldestAge(Instant now) {
+        return oldestWritten.map(written -> Duration.between(written, now));
+    }
+}

@@ -1,0 +1,119 @@
+package org.exactlyonce.it;
+
+import static org.exactlyonce.it.ExactlyOnceIT.newId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Consume, book, send: the sample's credits go to a consumer that books each and sends a receipt
+ * through the outbox, and the receipts to a consumer that books them to {@code receipts-<account>}.
+ * Every credit and every receipt is booked once, with duplicates on the way and when the server halts
+ * (as by {@code kill -9}) at the outbox's crash points; the outbox is empty at the end.
+ */
+class OutboxIT {
+
+    /** Covers a relay's lease left by a halted server (30 s) and the relay's next look (5 s). */
+    private static final Duration RECOVERY = Duration.ofMinutes(2);
+
+    private final LedgerClient ledger = new LedgerClient();
+    private final TestServer server = TestServer.of(ledger);
+    private final String account = "acct-" + UUID.randomUUID();
+
+    @Test
+    void everyCreditAndItsReceiptAreBookedOnceThoughCreditsComeTwice() {
+        JsonObject sent = ledger.sendBulk(Json.createObjectBuilder()
+                .add("account", account)
+                .add("count", 100)
+                .add("amount", 3)
+                .add("copies", 2)
+                .add("duplicateShare", 0.2)
+                .add("withReceipts", true)
+                .build());
+
+        awaitReceipts(sent.getJsonNumber("expectedBalance").longValue());
+        Map<String, Long> once = IntStream.range(0, 100)
+                .mapToObj(i -> sent.getString("idPrefix") + i)
+                .collect(Collectors.toMap(id -> id, id -> 1L, (a, b) -> a, TreeMap::new));
+        assertEquals(once, new TreeMap<>(ledger.effects(account)), "credits booked per message ID");
+        assertEquals(once, new TreeMap<>(ledger.effects("receipts-" + account)), "receipts booked per credit");
+        Await.untilEquals(
+                "the outbox is empty",
+                0L,
+                RECOVERY,
+                () -> ledger.outbox().getJsonNumber("backlog").longValue());
+    }
+
+    @Test
+    void crashBeforeTheCommitSendsNoReceiptOfTheAttemptRolledBack() throws Exception {
+        crashWhileProcessing("BEFORE_COMMIT");
+
+        awaitReceipts(40);
+        assertBookedOnce();
+    }
+
+    @Test
+    void crashAfterTheCommitSendsTheReceiptOnce() throws Exception {
+        crashWhileProcessing("AFTER_COMMIT");
+
+        awaitReceipts(40);
+        assertBookedOnce();
+    }
+
+    /**
+     * The relay halts after the broker took the receipt and before the outbox forgot it: after the
+     * restart the relay sends it again, with the same ID, and the receipts' consumer drops the copy.
+     */
+    @Test
+    void crashAfterTheRelaySentBeforeItForgotSendsTheReceiptAgainUnderTheSameId() throws Exception {
+        ledger.armCrash("OUTBOX_SENT");
+        ledger.sendCreditWithReceipt(credit(Json.createObjectBuilder()));
+        server.awaitCrash();
+        server.restart();
+
+        awaitReceipts(40);
+        Await.untilEquals(
+                "the outbox is empty",
+                0L,
+                RECOVERY,
+                () -> ledger.outbox().getJsonNumber("backlog").longValue());
+        assertBookedOnce();
+    }
+
+    private void crashWhileProcessing(String step) throws Exception {
+        ledger.sendCreditWithReceipt(credit(Json.createObjectBuilder()
+                .add("faults", Json.createObjectBuilder().add("crashAt", step).add("pauseMillis", 1_000))));
+        server.awaitCrash();
+        server.restart();
+    }
+
+    private JsonObject credit(jakarta.json.JsonObjectBuilder order) {
+        return order.add("messageId", newId())
+                .add("account", account)
+                .add("amount", 40)
+                .build();
+    }
+
+    private void awaitReceipts(long balance) {
+        Await.untilEquals("the receipts are booked", balance, RECOVERY, () -> ledger.balance("receipts-" + account));
+        Await.settle();
+    }
+
+    private void assertBookedOnce() {
+        assertEquals(1, ledger.account(account).getJsonNumber("credits").longValue(), "credits booked");
+        assertEquals(40, ledger.balance(account));
+        assertEquals(
+                1,
+                ledger.account("receipts-" + account).getJsonNumber("credits").longValue(),
+                "receipts booked");
+        assertEquals(40, ledger.balance("receipts-" + account));
+    }
+}
