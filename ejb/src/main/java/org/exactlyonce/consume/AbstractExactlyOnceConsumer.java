@@ -141,6 +141,13 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      * meets reaches the engine, on Open Liberty, as a bare rollback without the database's SQLState, and
      * counts as a failed delivery instead of being retried.
      *
+     * <p>Only writes on the default data source are undone with the transaction; anything else this
+     * method does happens again on every retry and redelivery. Do not send JMS messages from here: a
+     * send either goes out even when the transaction rolls back, or joins it as a second resource
+     * (two-phase commit). Hand them to {@link org.exactlyonce.outbox.Outbox}, which writes them in this
+     * transaction and sends them once it has committed. Calls to other systems (HTTP, mail) must be
+     * safe to repeat, or be made from a message the outbox sends.
+     *
      * @param message the delivered message
      * @throws Exception any failure, to have the message redelivered
      */

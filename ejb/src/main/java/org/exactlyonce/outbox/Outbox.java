@@ -11,6 +11,7 @@ import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 import org.exactlyonce.consume.MessageIds;
 import org.exactlyonce.message.MessageCopies.Copy;
@@ -88,9 +89,24 @@ public class Outbox {
         return messageId;
     }
 
-    /** The outbox's figures now: what waits, since when, and how much of it failed to go. */
+    /** The outbox's figures now: what waits, since when, how much of it failed to go, what went. */
     public OutboxFigures figures() throws SQLException {
-        return table.figures();
+        return relay.figures();
+    }
+
+    /** The first {@code max} messages whose last send failed, oldest first, each with the reason. */
+    public List<UnsentMessage> failing(int max) throws SQLException {
+        return table.failing(max);
+    }
+
+    /**
+     * Deletes a waiting message without sending it, for an operator who has dealt with it otherwise
+     * (its destination is gone for good): the messages after it for its destination go on.
+     *
+     * @return false when no message with that ID waits: it has been sent, or was never written
+     */
+    public boolean discard(String messageId) throws SQLException {
+        return table.discard(messageId);
     }
 
     /** Once per transaction, however many messages it writes. */

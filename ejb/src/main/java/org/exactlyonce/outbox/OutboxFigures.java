@@ -10,8 +10,10 @@ import java.util.Optional;
  * @param backlog messages written and not sent yet
  * @param oldestWritten when the oldest of them was written; empty when none waits
  * @param failing messages whose last send failed, kept with the reason and sent again
+ * @param sent messages this server's relay has sent since it started
+ * @param sendFailures sends that failed on this server since it started
  */
-public record OutboxFigures(long backlog, Optional<Instant> oldestWritten, long failing) {
+public record OutboxFigures(long backlog, Optional<Instant> oldestWritten, long failing, long sent, long sendFailures) {
 
     /** How long the oldest message has waited, at {@code now}. */
     public Optional<Duration> oldestAge(Instant now) {

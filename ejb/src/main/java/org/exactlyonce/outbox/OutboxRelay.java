@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -91,6 +92,8 @@ public class OutboxRelay {
     private final String holder = UUID.randomUUID().toString();
     private final AtomicBoolean requested = new AtomicBoolean();
     private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong sendFailures = new AtomicLong();
     private volatile String lastProblem;
 
     @PostConstruct
@@ -125,6 +128,13 @@ public class OutboxRelay {
         if (running.compareAndSet(false, true)) {
             timers.createSingleActionTimer(0, new TimerConfig(RUN, false));
         }
+    }
+
+    /** The outbox's figures with this relay's counters; public, as {@link #relaySoon}, for the outbox. */
+    public OutboxFigures figures() throws SQLException {
+        OutboxFigures waiting = table.figures();
+        return new OutboxFigures(
+                waiting.backlog(), waiting.oldestWritten(), waiting.failing(), sent.get(), sendFailures.get());
     }
 
     @Timeout
@@ -211,9 +221,11 @@ public class OutboxRelay {
         String lastSent = rows.get(sent.size() - 1).messageId();
         steps.fire(new ProtocolStep(Step.OUTBOX_SENT, target.key(), lastSent, null));
         table.sent(sent);
+        this.sent.addAndGet(sent.size());
     }
 
     private void failed(Target target, OutboxRow row, Exception failure) throws SQLException {
+        sendFailures.incrementAndGet();
         String reason = String.valueOf(failure.getMessage() == null ? failure : failure.getMessage());
         table.failed(row.id(), reason, clock.instant());
         report("outbox message " + row.messageId() + " for " + target + " could not be sent, is kept and"

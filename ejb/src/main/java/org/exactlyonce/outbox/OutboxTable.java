@@ -43,6 +43,9 @@ class OutboxTable {
     private static final String FIGURES =
             "SELECT COUNT(*), MIN(WRITTEN_AT), SUM(CASE WHEN ATTEMPTS > 0 THEN 1 ELSE 0 END)"
                     + " FROM EO_OUTBOX_MESSAGE";
+    private static final String FAILING = "SELECT MESSAGE_ID, DESTINATION_TYPE, DESTINATION, BODY_PREVIEW, WRITTEN_AT,"
+            + " ATTEMPTS, LAST_FAILURE, FAILED_AT FROM EO_OUTBOX_MESSAGE WHERE ATTEMPTS > 0 ORDER BY ID";
+    private static final String DISCARD = "DELETE FROM EO_OUTBOX_MESSAGE WHERE MESSAGE_ID = ?";
     private static final String RENEW = "UPDATE EO_OUTBOX_LEASE SET HOLDER = ?, HELD_UNTIL = ? WHERE DESTINATION = ?"
             + " AND (HOLDER = ? OR HELD_UNTIL < ?)";
     private static final String LEASE =
@@ -180,18 +183,50 @@ class OutboxTable {
         }
     }
 
-    /** The outbox's figures now. */
+    /** What waits in the outbox now; the counters since start are the relay's to add. */
     OutboxFigures figures() throws SQLException {
         try (Connection connection = database.getConnection();
                 PreparedStatement select = connection.prepareStatement(FIGURES);
                 ResultSet rows = select.executeQuery()) {
             rows.next();
             Timestamp oldest = rows.getTimestamp(2);
-            return new OutboxFigures(
-                    rows.getLong(1),
-                    Optional.ofNullable(oldest).map(at -> at.toLocalDateTime().toInstant(ZoneOffset.UTC)),
-                    rows.getLong(3));
+            return new OutboxFigures(rows.getLong(1), Optional.ofNullable(instant(oldest)), rows.getLong(3), 0, 0);
         }
+    }
+
+    /** The first messages whose last send failed, oldest first. */
+    List<UnsentMessage> failing(int max) throws SQLException {
+        List<UnsentMessage> failing = new ArrayList<>();
+        try (Connection connection = database.getConnection();
+                PreparedStatement select = connection.prepareStatement(FAILING)) {
+            select.setMaxRows(max);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    failing.add(new UnsentMessage(
+                            rows.getString(1),
+                            new Target(Target.Kind.valueOf(rows.getString(2)), rows.getString(3)).toString(),
+                            rows.getString(4),
+                            instant(rows.getTimestamp(5)),
+                            rows.getInt(6),
+                            rows.getString(7),
+                            instant(rows.getTimestamp(8))));
+                }
+            }
+        }
+        return failing;
+    }
+
+    /** Deletes a waiting message unsent; false when none has that ID (sent meanwhile, or never written). */
+    boolean discard(String messageId) throws SQLException {
+        try (Connection connection = database.getConnection();
+                PreparedStatement delete = connection.prepareStatement(DISCARD)) {
+            delete.setString(1, messageId);
+            return delete.executeUpdate() == 1;
+        }
+    }
+
+    private static Instant instant(Timestamp utc) {
+        return utc == null ? null : utc.toLocalDateTime().toInstant(ZoneOffset.UTC);
     }
 
     /** In UTC, like every time the engine stores. */

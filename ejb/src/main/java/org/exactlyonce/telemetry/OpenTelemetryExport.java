@@ -16,6 +16,12 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.exactlyonce.outbox.Outbox;
+import org.exactlyonce.outbox.OutboxFigures;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
@@ -26,7 +32,10 @@ import org.exactlyonce.processed.IdTableCounts;
  * exactlyonce.outcome}; a failed delivery's span has status {@code ERROR}. The figures are the
  * instruments {@code exactlyonce.deliveries}, {@code exactlyonce.processed.last_minute}, {@code
  * exactlyonce.ids}, {@code exactlyonce.oldest_unconfirmed} and {@code exactlyonce.purge.unconfirmable},
- * read from {@link ConsumerMetrics} when the exporter collects.
+ * read from {@link ConsumerMetrics} when the exporter collects, and the outbox's {@code
+ * exactlyonce.outbox.backlog}, {@code exactlyonce.outbox.oldest}, {@code exactlyonce.outbox.failing},
+ * {@code exactlyonce.outbox.sent} and {@code exactlyonce.outbox.send_failures}, read from the database
+ * then.
  */
 @ApplicationScoped
 class OpenTelemetryExport implements TraceExport {
@@ -42,6 +51,9 @@ class OpenTelemetryExport implements TraceExport {
 
     @Inject
     ConsumerMetrics figures;
+
+    @Inject
+    Outbox outbox;
 
     @PostConstruct
     void observeFigures() {
@@ -80,6 +92,42 @@ class OpenTelemetryExport implements TraceExport {
                         .forEach(consumer -> measurement.record(
                                 figures.lastPurgeCouldNotConfirm(consumer).orElse(false) ? 1 : 0,
                                 Attributes.of(CONSUMER, consumer))));
+        observeOutbox(meter);
+    }
+
+    private void observeOutbox(Meter meter) {
+        meter.gaugeBuilder("exactlyonce.outbox.backlog")
+                .setDescription("Outgoing messages committed and not sent yet")
+                .ofLongs()
+                .buildWithCallback(measurement -> outboxFigures().ifPresent(now -> measurement.record(now.backlog())));
+        meter.gaugeBuilder("exactlyonce.outbox.oldest")
+                .setDescription("Age of the oldest outgoing message not sent yet; 0 when none waits")
+                .setUnit("s")
+                .ofLongs()
+                .buildWithCallback(measurement -> outboxFigures()
+                        .ifPresent(now -> measurement.record(now.oldestAge(Instant.now())
+                                .map(Duration::toSeconds)
+                                .orElse(0L))));
+        meter.gaugeBuilder("exactlyonce.outbox.failing")
+                .setDescription("Outgoing messages whose last send failed, kept and sent again")
+                .ofLongs()
+                .buildWithCallback(measurement -> outboxFigures().ifPresent(now -> measurement.record(now.failing())));
+        meter.counterBuilder("exactlyonce.outbox.sent")
+                .setDescription("Outgoing messages this server sent since it started")
+                .buildWithCallback(measurement -> outboxFigures().ifPresent(now -> measurement.record(now.sent())));
+        meter.counterBuilder("exactlyonce.outbox.send_failures")
+                .setDescription("Sends of outgoing messages that failed since the server started")
+                .buildWithCallback(
+                        measurement -> outboxFigures().ifPresent(now -> measurement.record(now.sendFailures())));
+    }
+
+    /** Empty when the database does not answer: the collection goes on without the outbox's figures. */
+    private Optional<OutboxFigures> outboxFigures() {
+        try {
+            return Optional.of(outbox.figures());
+        } catch (SQLException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     @Override

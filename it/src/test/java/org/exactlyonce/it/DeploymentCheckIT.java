@@ -11,6 +11,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 import org.exactlyonce.it.misnamed.MisnamedConsumer;
+import org.exactlyonce.it.sending.SendingConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,6 +48,27 @@ class DeploymentCheckIT {
         }
     }
 
+    @Test
+    void aConsumerThatHoldsAConnectionFactoryIsWarnedOfSendsInsideProcess() throws IOException {
+        String warning = "exactly-once consumer " + SendingConsumer.class.getName()
+                + " holds a ConnectionFactory (field onward): a JMS send inside process() goes out even when the"
+                + " transaction rolls back";
+        long warningsBefore = log.linesMentioning(warning);
+
+        Path ear = deployments.resolve("sending.ear");
+        writeApplication(ear, SendingConsumer.class);
+        try {
+            Await.until(
+                    "the server warns of sends inside process()",
+                    DEPLOYMENT,
+                    () -> log.linesMentioning(warning) > warningsBefore);
+        } finally {
+            Files.delete(ear);
+            Files.deleteIfExists(ear.resolveSibling("sending.ear.failed"));
+            Files.deleteIfExists(ear.resolveSibling("sending.ear.deployed"));
+        }
+    }
+
     /** An EAR of the engine's module and a web module holding one consumer class, as a user builds it. */
     private static void writeApplication(Path ear, Class<?> consumer) throws IOException {
         Path sample = Path.of(System.getProperty("it.ear"));
@@ -57,7 +79,7 @@ class DeploymentCheckIT {
             try (InputStream in = engine.getInputStream(engine.getEntry("exactly-once.jar"))) {
                 in.transferTo(out);
             }
-            out.putNextEntry(new ZipEntry("misnamed.war"));
+            out.putNextEntry(new ZipEntry(ear.getFileName().toString().replace(".ear", ".war")));
             writeWebModule(out, consumer);
         }
         Files.move(partial, ear);

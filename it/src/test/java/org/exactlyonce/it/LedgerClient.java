@@ -105,6 +105,15 @@ final class LedgerClient {
         expect(202, post("/ledger/api/credits?receipt=true", order));
     }
 
+    /** Writes a text message for the named queue to the outbox; answers its ID. */
+    String sendThroughOutbox(String queue, String text) {
+        HttpResponse<String> response = post(
+                "/ledger/api/test-messages/outbox",
+                Json.createObjectBuilder().add("queue", queue).add("text", text).build());
+        expect(200, response);
+        return response.body();
+    }
+
     /** The console's figures of the outbox: {@code backlog}, {@code oldestAgeSeconds}, {@code failing}. */
     JsonObject outbox() {
         HttpResponse<String> response = get("/exactly-once/api/outbox", ADMIN);

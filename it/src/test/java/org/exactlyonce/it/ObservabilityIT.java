@@ -4,6 +4,7 @@ import static org.exactlyonce.it.ExactlyOnceIT.newId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -77,6 +78,34 @@ class ObservabilityIT {
     }
 
     @Test
+    void theOutboxsFiguresAreMetricsToo() {
+        long sentBefore = sample("exactlyonce_outbox_sent_total");
+        ledger.sendCreditWithReceipt(Json.createObjectBuilder()
+                .add("messageId", newId())
+                .add("account", account)
+                .add("amount", 1)
+                .build());
+        Await.untilEquals(
+                "the receipt is booked", 1L, Duration.ofSeconds(30), () -> ledger.balance("receipts-" + account));
+
+        assertTrue(sample("exactlyonce_outbox_sent_total") > sentBefore, "a receipt went out");
+        for (String gauge : List.of(
+                "exactlyonce_outbox_backlog", "exactlyonce_outbox_oldest_seconds", "exactlyonce_outbox_failing")) {
+            assertTrue(sample(gauge) >= 0, gauge);
+        }
+    }
+
+    /** A metric without labels, from a scrape; fails when the scrape lacks it. */
+    private long sample(String name) {
+        String metrics = ledger.call("GET", API + "/metrics", "viewer", false).body();
+        return metrics.lines()
+                .filter(line -> line.startsWith(name + " "))
+                .mapToLong(line -> Long.parseLong(line.substring(name.length() + 1)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(name + " in " + metrics));
+    }
+
+    @Test
     void eachDeliveryIsASpanThatCarriesItsOutcome() {
         String booked = newId();
         String duplicate = newId();
@@ -116,5 +145,6 @@ class ObservabilityIT {
                 "the deliveries counter is exported again",
                 Duration.ofSeconds(40),
                 () -> log.linesMentioningAll("name=exactlyonce.deliveries", LedgerClient.CONSUMER) > exportsBefore);
+        assertTrue(log.linesMentioning("name=exactlyonce.outbox.backlog") > 0, "the outbox's backlog is exported");
     }
 }

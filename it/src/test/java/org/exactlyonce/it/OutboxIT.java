@@ -2,11 +2,14 @@ package org.exactlyonce.it;
 
 import static org.exactlyonce.it.ExactlyOnceIT.newId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -86,6 +89,41 @@ class OutboxIT {
                 RECOVERY,
                 () -> ledger.outbox().getJsonNumber("backlog").longValue());
         assertBookedOnce();
+    }
+
+    @Test
+    void aMessageForAQueueThatIsGoneIsKeptWithTheReasonUntilAnAdminDiscardsIt() {
+        String messageId = ledger.sendThroughOutbox("NoSuchQueue-" + UUID.randomUUID(), "a receipt for nobody");
+
+        Await.until(
+                "the send fails and the message is kept with the reason",
+                RECOVERY,
+                () -> failing(messageId)
+                        .filter(unsent -> unsent.getInt("attempts") >= 1
+                                && !unsent.getString("lastFailure").isBlank())
+                        .isPresent());
+        assertTrue(ledger.outbox().getJsonNumber("backlog").longValue() >= 1, "it waits in the outbox");
+
+        assertEquals(
+                403,
+                ledger.call("DELETE", "/exactly-once/api/outbox/" + messageId, "viewer", true)
+                        .statusCode());
+        assertEquals(
+                204,
+                ledger.call("DELETE", "/exactly-once/api/outbox/" + messageId, "admin", true)
+                        .statusCode());
+        assertEquals(
+                404,
+                ledger.call("DELETE", "/exactly-once/api/outbox/" + messageId, "admin", true)
+                        .statusCode());
+        assertTrue(failing(messageId).isEmpty(), "discarded");
+    }
+
+    private Optional<JsonObject> failing(String messageId) {
+        return ledger.outbox().getJsonArray("failingMessages").stream()
+                .map(JsonValue::asJsonObject)
+                .filter(unsent -> unsent.getString("messageId").equals(messageId))
+                .findFirst();
     }
 
     private void crashWhileProcessing(String step) throws Exception {

@@ -4,9 +4,14 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.SortedSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.exactlyonce.outbox.Outbox;
+import org.exactlyonce.outbox.OutboxFigures;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.telemetry.ConsumerMetrics;
 import org.exactlyonce.telemetry.Outcome;
@@ -17,7 +22,9 @@ import org.exactlyonce.telemetry.Outcome;
  * labels: {@code exactlyonce_deliveries_total{consumer,outcome}}, {@code
  * exactlyonce_processed_last_minute{consumer}}, and as the last purge counted them {@code
  * exactlyonce_ids{consumer,state}}, {@code exactlyonce_oldest_unconfirmed_seconds{consumer}}, {@code
- * exactlyonce_purge_unconfirmable{consumer}}.
+ * exactlyonce_purge_unconfirmable{consumer}}; and the outbox's {@code exactlyonce_outbox_backlog}, {@code
+ * exactlyonce_outbox_oldest_seconds}, {@code exactlyonce_outbox_failing}, {@code
+ * exactlyonce_outbox_sent_total} and {@code exactlyonce_outbox_send_failures_total}.
  */
 @Path("/metrics")
 public class MetricsResource {
@@ -25,10 +32,13 @@ public class MetricsResource {
     @Inject
     ConsumerMetrics metrics;
 
+    @Inject
+    Outbox outbox;
+
     @GET
     @Produces(PrometheusText.CONTENT_TYPE)
     @Operation(summary = "The consumers' figures in Prometheus' text format")
-    public String scrape() {
+    public String scrape() throws SQLException {
         Map<String, Map<Outcome, Long>> deliveries = metrics.snapshot();
         PrometheusText text = new PrometheusText();
         text.metric("exactlyonce_deliveries_total", "counter", "Deliveries since the server started, by outcome.");
@@ -43,7 +53,23 @@ public class MetricsResource {
                         "consumer",
                         consumer));
         idTables(text);
+        outbox(text, outbox.figures());
         return text.toString();
+    }
+
+    private static void outbox(PrometheusText text, OutboxFigures figures) {
+        text.metric("exactlyonce_outbox_backlog", "gauge", "Outgoing messages committed and not sent yet.");
+        text.sample("exactlyonce_outbox_backlog", figures.backlog());
+        text.metric("exactlyonce_outbox_oldest_seconds", "gauge", "Age of the oldest of them; 0 when none waits.");
+        text.sample(
+                "exactlyonce_outbox_oldest_seconds",
+                figures.oldestAge(Instant.now()).map(Duration::toSeconds).orElse(0L));
+        text.metric("exactlyonce_outbox_failing", "gauge", "Outgoing messages whose last send failed (kept).");
+        text.sample("exactlyonce_outbox_failing", figures.failing());
+        text.metric("exactlyonce_outbox_sent_total", "counter", "Outgoing messages this server sent since it started.");
+        text.sample("exactlyonce_outbox_sent_total", figures.sent());
+        text.metric("exactlyonce_outbox_send_failures_total", "counter", "Sends that failed since the server started.");
+        text.sample("exactlyonce_outbox_send_failures_total", figures.sendFailures());
     }
 
     /** The figures of the last purge's count, for the consumers it counted. */

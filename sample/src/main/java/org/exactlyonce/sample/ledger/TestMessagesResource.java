@@ -15,9 +15,11 @@ import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,6 +41,9 @@ public class TestMessagesResource {
 
     @Inject
     FaultInjection faults;
+
+    @Inject
+    OutboxWrites outbox;
 
     /**
      * Sends one message as described (see {@link RawMessage}), with the ID property only when given.
@@ -65,6 +70,26 @@ public class TestMessagesResource {
         producer(raw).send(credits, message);
         return Response.accepted().build();
     }
+
+    /**
+     * Writes a text message for the named queue to the outbox, in a transaction of its own, and answers
+     * its ID: a queue the broker does not have shows how the outbox keeps a message it cannot send.
+     */
+    @POST
+    @Path("/outbox")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String sendThroughOutbox(OutboxMessage message) throws SQLException {
+        if (!faults.isEnabled()) {
+            throw new BadRequestException("fault injection is disabled on this server");
+        }
+        if (message == null || message.queue() == null || message.queue().isBlank()) {
+            throw new BadRequestException("name the queue");
+        }
+        return outbox.write(jms.createQueue(message.queue()), message.text());
+    }
+
+    /** A message for the outbox: the queue's name on the broker, and the text. */
+    public record OutboxMessage(String queue, String text) {}
 
     /** The body with {@code x}s up to the size asked for: large bodies without large requests. */
     private static String padded(String body, int padTo) {
