@@ -134,7 +134,12 @@ public class OutboxRelay {
     public OutboxFigures figures() throws SQLException {
         OutboxFigures waiting = table.figures();
         return new OutboxFigures(
-                waiting.backlog(), waiting.oldestWritten(), waiting.failing(), sent.get(), sendFailures.get());
+                waiting.backlog(),
+                waiting.backlogByDestination(),
+                waiting.oldestWritten(),
+                waiting.failing(),
+                sent.get(),
+                sendFailures.get());
     }
 
     @Timeout
@@ -184,7 +189,16 @@ public class OutboxRelay {
      */
     private boolean relay(Target target) throws SQLException, JMSException {
         try (JMSContext jms = connections.connectionFactory().createContext()) {
-            Destination destination = target.resolve(jms);
+            Destination destination;
+            try {
+                destination = target.resolve(jms);
+            } catch (JMSRuntimeException e) { // Artemis refuses to name a queue it does not have
+                List<OutboxRow> first = table.next(target, 1);
+                if (!first.isEmpty()) {
+                    failed(target, first.get(0), e);
+                }
+                return false;
+            }
             List<OutboxRow> rows;
             do {
                 rows = table.next(target, batchSize);
@@ -226,10 +240,23 @@ public class OutboxRelay {
 
     private void failed(Target target, OutboxRow row, Exception failure) throws SQLException {
         sendFailures.incrementAndGet();
-        String reason = String.valueOf(failure.getMessage() == null ? failure : failure.getMessage());
+        String reason = reasonOf(failure);
         table.failed(row.id(), reason, clock.instant());
         report("outbox message " + row.messageId() + " for " + target + " could not be sent, is kept and"
                 + " tried again in " + relayInterval + " (with the messages after it): " + reason);
+    }
+
+    /** The failure's message and its causes': a provider's own message is often only "failed to send". */
+    private static String reasonOf(Exception failure) {
+        StringBuilder reason = new StringBuilder();
+        Throwable each = failure;
+        for (int depth = 0; each != null && depth < 5; depth++) {
+            reason.append(reason.isEmpty() ? "" : ": ").append(each.getMessage() == null ? each : each.getMessage());
+            each = each.getCause() != null
+                    ? each.getCause()
+                    : each instanceof JMSException jms ? jms.getLinkedException() : null;
+        }
+        return reason.toString();
     }
 
     /** Logs a problem once, not at every run while it lasts. */

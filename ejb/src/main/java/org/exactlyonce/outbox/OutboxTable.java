@@ -13,7 +13,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.exactlyonce.message.BodyType;
 import org.exactlyonce.message.MessageCopies.Copy;
@@ -43,6 +45,8 @@ class OutboxTable {
     private static final String FIGURES =
             "SELECT COUNT(*), MIN(WRITTEN_AT), SUM(CASE WHEN ATTEMPTS > 0 THEN 1 ELSE 0 END)"
                     + " FROM EO_OUTBOX_MESSAGE";
+    private static final String BY_DESTINATION = "SELECT DESTINATION_TYPE, DESTINATION, COUNT(*) FROM EO_OUTBOX_MESSAGE"
+            + " GROUP BY DESTINATION_TYPE, DESTINATION";
     private static final String FAILING = "SELECT MESSAGE_ID, DESTINATION_TYPE, DESTINATION, BODY_PREVIEW, WRITTEN_AT,"
             + " ATTEMPTS, LAST_FAILURE, FAILED_AT FROM EO_OUTBOX_MESSAGE WHERE ATTEMPTS > 0 ORDER BY ID";
     private static final String DISCARD = "DELETE FROM EO_OUTBOX_MESSAGE WHERE MESSAGE_ID = ?";
@@ -189,9 +193,27 @@ class OutboxTable {
                 PreparedStatement select = connection.prepareStatement(FIGURES);
                 ResultSet rows = select.executeQuery()) {
             rows.next();
-            Timestamp oldest = rows.getTimestamp(2);
-            return new OutboxFigures(rows.getLong(1), Optional.ofNullable(instant(oldest)), rows.getLong(3), 0, 0);
+            return new OutboxFigures(
+                    rows.getLong(1),
+                    backlogByDestination(connection),
+                    Optional.ofNullable(instant(rows.getTimestamp(2))),
+                    rows.getLong(3),
+                    0,
+                    0);
         }
+    }
+
+    private static Map<String, Long> backlogByDestination(Connection connection) throws SQLException {
+        Map<String, Long> backlog = new TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(BY_DESTINATION);
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                backlog.put(
+                        new Target(Target.Kind.valueOf(rows.getString(1)), rows.getString(2)).toString(),
+                        rows.getLong(3));
+            }
+        }
+        return backlog;
     }
 
     /** The first messages whose last send failed, oldest first. */

@@ -9,6 +9,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import jakarta.annotation.PostConstruct;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Destination;
@@ -20,8 +21,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import org.exactlyonce.outbox.Outbox;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.exactlyonce.outbox.OutboxFigures;
+import org.exactlyonce.outbox.OutboxRelay;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
@@ -40,6 +43,7 @@ import org.exactlyonce.processed.IdTableCounts;
 @ApplicationScoped
 class OpenTelemetryExport implements TraceExport {
 
+    private static final Logger LOG = Logger.getLogger(OpenTelemetryExport.class.getName());
     private static final String SCOPE = "org.exactlyonce";
     private static final AttributeKey<String> CONSUMER = AttributeKey.stringKey("exactlyonce.consumer");
     private static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("exactlyonce.outcome");
@@ -52,8 +56,12 @@ class OpenTelemetryExport implements TraceExport {
     @Inject
     ConsumerMetrics figures;
 
-    @Inject
-    Outbox outbox;
+    /**
+     * The relay, an enterprise bean, not the outbox: the exporter's thread is not the container's,
+     * where a bean that looks resources up in {@code java:comp} when it is made cannot be made.
+     */
+    @EJB
+    OutboxRelay outbox;
 
     @PostConstruct
     void observeFigures() {
@@ -126,6 +134,7 @@ class OpenTelemetryExport implements TraceExport {
         try {
             return Optional.of(outbox.figures());
         } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.WARNING, "the outbox's figures could not be read for OpenTelemetry", e);
             return Optional.empty();
         }
     }

@@ -145,6 +145,9 @@ class ObservabilityIT {
                 "the deliveries counter is exported again",
                 Duration.ofSeconds(40),
                 () -> log.linesMentioningAll("name=exactlyonce.deliveries", LedgerClient.CONSUMER) > exportsBefore);
-        assertTrue(log.linesMentioning("name=exactlyonce.outbox.backlog") > 0, "the outbox's backlog is exported");
+        Await.until(
+                "the outbox's backlog is exported",
+                Duration.ofSeconds(40),
+                () -> log.linesMentioning("name=exactlyonce.outbox.backlog") > 0);
     }
 }

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -63,6 +64,7 @@ public class OutboxResource {
 
     /**
      * @param backlog messages written by committed transactions and not sent yet
+     * @param backlogByDestination the same, by destination: {@code queue <name>}, {@code topic <name>}
      * @param oldestAgeSeconds how long the oldest of them has waited; {@code null} when none waits
      * @param failing messages whose last send failed: kept with the reason, and sent again
      * @param sent messages this server's relay has sent since it started
@@ -71,6 +73,7 @@ public class OutboxResource {
      */
     public record OutboxStatus(
             long backlog,
+            Map<String, Long> backlogByDestination,
             Long oldestAgeSeconds,
             long failing,
             long sent,
@@ -80,6 +83,7 @@ public class OutboxResource {
         static OutboxStatus of(OutboxFigures figures, List<UnsentMessage> failing, Instant now) {
             return new OutboxStatus(
                     figures.backlog(),
+                    figures.backlogByDestination(),
                     figures.oldestAge(now).map(Duration::toSeconds).orElse(null),
                     figures.failing(),
                     figures.sent(),

@@ -25,7 +25,7 @@ import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
 @TransactionManagement(TransactionManagementType.BEAN)
 public class SendingConsumer extends AbstractExactlyOnceConsumer {
 
-    @Resource(lookup = "jms/ledger/ConnectionFactory")
+    @Resource(lookup = "java:comp/DefaultJMSConnectionFactory")
     ConnectionFactory onward;
 
     @Override
