@@ -25,7 +25,10 @@ final class BenchServer {
 
     static final String AT_LEAST_ONCE = "exactly-once-sample#ledger.war#AtLeastOnceConsumer";
     static final String XA = "exactly-once-bench#exactly-once-bench.war#XaLedgerConsumer";
-    static final List<String> ENDPOINTS = List.of(EXACTLY_ONCE, AT_LEAST_ONCE, XA);
+    /** The consumer that books each credit and sends its receipt through the outbox. */
+    static final String RECEIPTING = "exactly-once-sample#ledger.war#ReceiptingLedgerConsumer";
+
+    static final List<String> ENDPOINTS = List.of(EXACTLY_ONCE, AT_LEAST_ONCE, XA, RECEIPTING);
 
     /** The exactly-once consumer's name, as the console lists it. */
     private static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
@@ -52,6 +55,12 @@ final class BenchServer {
         expect(200, post("/ledger/api/credits/bulk", bulk, CLERK));
     }
 
+    /** Queues credits of 1 to the account for the consumer that sends a receipt of each through the outbox. */
+    void queueCreditsWithReceipts(String account, int count) {
+        String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"withReceipts\":true}".formatted(account, count);
+        expect(200, post("/ledger/api/credits/bulk", bulk, CLERK));
+    }
+
     /** Queues credits of 1 to the account for the XA consumer. */
     void queueXaCredits(String account, int count) {
         expect(200, post("/exactly-once-bench/api/xa-credits?account=" + account + "&count=" + count, "", null));
@@ -61,6 +70,12 @@ final class BenchServer {
     void sendCredit(String messageId, String account) {
         String order = "{\"messageId\":\"%s\",\"account\":\"%s\",\"amount\":1}".formatted(messageId, account);
         expect(202, post("/ledger/api/credits", order, CLERK));
+    }
+
+    /** Sends one credit of 1 to the consumer that sends its receipt through the outbox. */
+    void sendCreditWithReceipt(String messageId, String account) {
+        String order = "{\"messageId\":\"%s\",\"account\":\"%s\",\"amount\":1}".formatted(messageId, account);
+        expect(202, post("/ledger/api/credits?receipt=true", order, CLERK));
     }
 
     /** Runs a purge now, as the demo admin; returns its report as JSON. */

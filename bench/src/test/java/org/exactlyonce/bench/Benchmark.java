@@ -53,11 +53,11 @@ public final class Benchmark {
             .map(Integer::valueOf)
             .toList();
     /**
-     * Which parts run: {@code throughput}, {@code table}, {@code purge}, {@code purge10m}, {@code scale};
-     * all by default.
+     * Which parts run: {@code throughput}, {@code outbox}, {@code table}, {@code purge}, {@code purge10m},
+     * {@code scale}; all by default.
      */
     private static final List<String> PARTS =
-            List.of(System.getProperty("bench.parts", "throughput,table,purge,purge10m,scale")
+            List.of(System.getProperty("bench.parts", "throughput,outbox,table,purge,purge10m,scale")
                     .split(","));
     /** The servers of the part {@code scale}, {@code name:HTTP port} each, on one standalone Artemis. */
     private static final List<String> SCALE_SERVERS = List.of(
@@ -100,6 +100,9 @@ public final class Benchmark {
             for (int consumers : CONCURRENCY) {
                 throughput(consumers);
             }
+        }
+        if (PARTS.contains("outbox")) {
+            outbox();
         }
         if (PARTS.contains("table")) {
             tableSize();
@@ -225,6 +228,68 @@ public final class Benchmark {
             }
             measured.await();
         }
+    }
+
+    /**
+     * Consume, book and send, at 8: credits drained through the consumer that books each and sends its
+     * receipt through the outbox, until the receipts' consumer has booked every receipt, against the
+     * plain exactly-once drain in turns; then, under a steady load, how long each receipt takes after
+     * its credit is booked (the commit, the relay's send, the broker, the receipts' consumer).
+     */
+    private void outbox() throws Exception {
+        server.restartWithConsumers(8);
+        BenchServer.ENDPOINTS.forEach(server::pause);
+        for (int repeat = 0; repeat <= REPEATS; repeat++) {
+            boolean warmUp = repeat == 0;
+            record(
+                    warmUp,
+                    "eo_beside_outbox_c8",
+                    drain(BenchServer.EXACTLY_ONCE, 8).perSecond());
+            record(warmUp, "outbox_chain_c8", drainWithReceipts());
+        }
+        server.resume(BenchServer.RECEIPTING);
+        List<Double> delays = receiptDelays();
+        server.pause(BenchServer.RECEIPTING);
+        record("outbox_delay_p50_ms", percentile(delays, 50));
+        record("outbox_delay_p99_ms", percentile(delays, 99));
+    }
+
+    /** Receipts booked per second, from the first to the last, with the credits queued beforehand. */
+    private double drainWithReceipts() throws Exception {
+        database.emptyProcessedIds();
+        String account = "bench-" + UUID.randomUUID();
+        server.queueCreditsWithReceipts(account, MESSAGES);
+        server.resume(BenchServer.RECEIPTING);
+        awaitBooked(account, MESSAGES, DRAIN);
+        BenchDatabase.Bookings receipts = awaitBooked("receipts-" + account, MESSAGES, DRAIN);
+        server.pause(BenchServer.RECEIPTING);
+        log("credits with receipts at 8: %.0f receipts/s", receipts.perSecond());
+        return receipts.perSecond();
+    }
+
+    /** At {@link #LOAD_RATE} credits a second for {@link #LOAD}: each receipt's booking after its credit's, in ms. */
+    private List<Double> receiptDelays() throws Exception {
+        database.emptyProcessedIds();
+        String account = "bench-" + UUID.randomUUID();
+        int total = (int) (LOAD.toSeconds() * LOAD_RATE);
+        long start = System.nanoTime();
+        for (int n = 0; n < total; n++) {
+            long wait = start + n * 1_000_000_000L / LOAD_RATE - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            server.sendCreditWithReceipt(account + "-" + n, account);
+        }
+        awaitBooked("receipts-" + account, total, DRAIN);
+        Map<String, Instant> credits = database.bookingTimes(account);
+        Map<String, Instant> receipts = database.bookingTimes("receipts-" + account);
+        List<Double> delays = new ArrayList<>();
+        credits.forEach((id, at) ->
+                delays.add((double) Duration.between(at, receipts.get(id)).toMillis()));
+        log(
+                "receipt after its credit, %d msgs/s: p50 %.0f ms, p99 %.0f ms",
+                LOAD_RATE, percentile(delays, 50), percentile(delays, 99));
+        return delays;
     }
 
     private static String formatted(Map<String, Double> cpuMs) {
@@ -479,6 +544,15 @@ public final class Benchmark {
             lines.addAll(cpuTable(most));
         }
         List<String> rows = new ArrayList<>();
+        if (figures.containsKey("outbox_chain_c8")) {
+            rows.add("| exactly-once at 8 (in turns with the next) | %.0f msgs/s |"
+                    .formatted(median("eo_beside_outbox_c8")));
+            rows.add(
+                    "| credit booked and receipt sent through the outbox, receipt booked downstream, at 8 | %.0f msgs/s |"
+                            .formatted(median("outbox_chain_c8")));
+            rows.add("| receipt booked after its credit, p50 / p99, steady %d msgs/s | %.0f / %.0f ms |"
+                    .formatted(LOAD_RATE, median("outbox_delay_p50_ms"), median("outbox_delay_p99_ms")));
+        }
         if (figures.containsKey("eo_full_table")) {
             rows.add("| exactly-once at 8, empty ID table | %.0f msgs/s |".formatted(median("eo_empty_table")));
             rows.add("| exactly-once at 8, %,d IDs in the table | %.0f msgs/s |"
@@ -517,12 +591,17 @@ public final class Benchmark {
         line("eo_vs_alo_c1", "eo_c1", "alo_c1");
         line("eo_vs_xa_c1", "eo_c1", "xa_c1");
         line("table10m_vs_empty", "eo_full_table", "eo_empty_table");
+        line("outbox_chain_vs_eo_c8", "outbox_chain_c8", "eo_beside_outbox_c8");
         line("p99_purge_vs_none", "p99_purge", "p99_none");
         for (int n = 2; figures.containsKey("scale_" + n); n++) {
             line("scale_" + n + "_vs_1", "scale_" + n, "scale_1");
         }
         if (figures.containsKey("eo_c8")) {
             System.out.printf("bench: eo_msgs_per_s_c8=%.0f%n", median("eo_c8"));
+        }
+        if (figures.containsKey("outbox_delay_p50_ms")) {
+            System.out.printf("bench: outbox_delay_p50_ms=%.0f%n", median("outbox_delay_p50_ms"));
+            System.out.printf("bench: outbox_delay_p99_ms=%.0f%n", median("outbox_delay_p99_ms"));
         }
         if (figures.containsKey("purge10m_seconds")) {
             System.out.printf("bench: purge10m_seconds=%.0f%n", median("purge10m_seconds"));

@@ -35,9 +35,9 @@ import org.exactlyonce.message.MessageCopies.Copy;
  * <p>Each message gets an ID of its own, in the property the engine's consumers read IDs from ({@code
  * exactlyonce.message-id.property}). The relay sends a message at least once: should it stop between
  * the broker taking a message and the outbox forgetting it, the message goes again with the same ID,
- * which a downstream exactly-once consumer drops. A destination's messages go out in the order they
- * were written, one relay at a time across servers. A message that cannot be sent stays in the outbox
- * with the reason, and is tried again.
+ * which a downstream exactly-once consumer drops. A destination's messages go out one relay at a time
+ * across servers, those one transaction writes in the order it wrote them. A message that cannot be
+ * sent stays in the outbox with the reason, and is tried again.
  *
  * <p>A JMS send inside {@code process}, by contrast, either goes out even when the transaction rolls
  * back (and again on every retry), or joins the transaction as a second resource: two-phase commit.

@@ -29,8 +29,28 @@ final class CrashSuite {
     /** A {@code kill -9} of the standalone broker at a random moment, and its start: the server stays up. */
     static final String BROKER = "BROKER";
 
-    /** The points a delivery reaches. */
-    private static final List<String> DELIVERY_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT");
+    /**
+     * The points of a chain of consumers: a delivery's (of either consumer), the outbox's relay between
+     * its send and its delete, and a random kill. The purge's points are the same as in {@link
+     * #CRASH_POINTS}, which the suite meets on every setup.
+     */
+    static final List<String> CHAIN_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT", "OUTBOX_SENT", "KILL");
+
+    /** The points deliveries reach, or the relay right after them. */
+    private static final List<String> DELIVERY_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT", "OUTBOX_SENT");
+
+    /** Where the credits go, and what each must have booked once. */
+    enum Route {
+        /** The exactly-once consumer: one credit per ID. */
+        EXACTLY_ONCE,
+        /** The baseline without a processed-ID table, which the suite must catch duplicating. */
+        AT_LEAST_ONCE,
+        /**
+         * The consumer that books each credit and sends its receipt through the outbox, and downstream the
+         * receipts' consumer: one credit and one receipt per ID.
+         */
+        WITH_RECEIPTS
+    }
 
     /** How long each credit's processing takes: a share before a delivery's crash point, and else. */
     private static final Duration SLOW = Duration.ofMillis(250);
@@ -64,7 +84,23 @@ final class CrashSuite {
      * -Dcrash-suite.messages} credits (500) and {@code -Dcrash-suite.crashes} crashes (once at each point).
      */
     Result runAtEveryPoint() throws Exception {
-        return run(Integer.getInteger("crash-suite.messages", 500), crashes(), crashPoints(), false);
+        return run(Integer.getInteger("crash-suite.messages", 500), crashes(), crashPoints(), Route.EXACTLY_ONCE);
+    }
+
+    /**
+     * The suite through a chain of consumers at every point of it: {@code -Dcrash-suite.chain-messages}
+     * credits (200) and {@code -Dcrash-suite.chain-crashes} crashes (once at each point).
+     */
+    Result runChainAtEveryPoint() throws Exception {
+        List<String> points = broker.isEmpty()
+                ? CHAIN_POINTS
+                : Stream.concat(CHAIN_POINTS.stream(), Stream.of(BROKER)).toList();
+        int crashes = Integer.getInteger("crash-suite.chain-crashes", 0);
+        return run(
+                Integer.getInteger("crash-suite.chain-messages", 200),
+                crashes > 0 ? crashes : points.size(),
+                points,
+                Route.WITH_RECEIPTS);
     }
 
     /** How many crashes {@link #runAtEveryPoint} makes. */
@@ -87,21 +123,26 @@ final class CrashSuite {
      * again, which a restarted server's purge needs (it learns a consumer's queue from a delivery),
      * and a long run still has deliveries and purges to crash in at its end.
      */
-    Result run(int messages, int crashes, List<String> points, boolean atLeastOnce) throws Exception {
+    Result run(int messages, int crashes, List<String> points, Route route) throws Exception {
         String account = "crash-" + UUID.randomUUID();
         List<String> sent = new ArrayList<>();
         List<String> crashed = new ArrayList<>();
         try {
             for (int i = 0; i < crashes; i++) {
                 String point = points.get(i % points.size());
-                // a delivery's point is armed while the share is still being processed: slower credits,
-                // or a fast server would have processed them all before
-                Duration processing = DELIVERY_POINTS.contains(point) ? SLOW.multipliedBy(servers.size()) : FAST;
-                sent.addAll(send(ledger, account, shareOf(messages, crashes, i), atLeastOnce, processing));
+                int share = shareOf(messages, crashes, i);
                 // each server in turn, shifted by one every round of the points, so that in a long run
                 // every server meets every point
                 TestServer server = servers.get((i % points.size() + i / points.size()) % servers.size());
-                crashed.add(crash(point, server, () -> sent.addAll(moreToPurge(server, account, atLeastOnce))));
+                if (route == Route.WITH_RECEIPTS && DELIVERY_POINTS.contains(point)) {
+                    sent.addAll(crashWhileSending(point, server, orderOf(account, share, route, FAST), crashed));
+                    continue;
+                }
+                // a delivery's point is armed while the share is still being processed: slower credits,
+                // or a fast server would have processed them all before
+                Duration processing = DELIVERY_POINTS.contains(point) ? SLOW.multipliedBy(servers.size()) : FAST;
+                sent.addAll(send(ledger, orderOf(account, share, route, processing)));
+                crashed.add(crash(point, server, () -> sent.addAll(moreToPurge(server, account, route))));
                 if (!point.equals(BROKER)) {
                     server.restart();
                 }
@@ -111,10 +152,35 @@ final class CrashSuite {
             throw failed;
         }
         if (sent.size() < messages) { // no crash
-            sent.addAll(send(ledger, account, messages - sent.size(), atLeastOnce, FAST));
+            sent.addAll(send(ledger, orderOf(account, messages - sent.size(), route, FAST)));
         }
-        awaitAllProcessed(account, sent.size());
-        return Result.of(sent, crashed, 0, ledger.effects(account));
+        List<String> ledgers =
+                route == Route.WITH_RECEIPTS ? List.of(account, "receipts-" + account) : List.of(account);
+        awaitAllProcessed(ledgers, sent.size());
+        return Result.of(
+                route == Route.WITH_RECEIPTS ? "outbox-chain" : "crash-suite", sent, crashed, 0, effects(ledgers));
+    }
+
+    /** The effects on each of the accounts, by ID. */
+    private List<Map<String, Long>> effects(List<String> accounts) {
+        return accounts.stream().map(ledger::effects).toList();
+    }
+
+    /**
+     * Arms the point, then sends the order: the chain's consumers take no delay from the credits, so the
+     * point is armed before their deliveries begin. The armed server may halt while it sends the order;
+     * once it is back the order is sent again, as a producer retries, and what went out the first time
+     * is dropped as duplicates.
+     *
+     * @return the IDs sent
+     */
+    private List<String> crashWhileSending(String point, TestServer server, JsonObject order, List<String> crashed)
+            throws Exception {
+        server.ledger().armCrash(point);
+        ledger.trySendBulk(order);
+        crashed.add(awaitArmedCrash(point, server, () -> {}));
+        server.restart();
+        return send(ledger, order);
     }
 
     private void restartWhereDown(Throwable failed) {
@@ -141,7 +207,7 @@ final class CrashSuite {
      */
     Result runWithOutage(int messages, PostgreSql database, Duration outage) throws Exception {
         String account = "outage-" + UUID.randomUUID();
-        List<String> sent = send(ledger, account, messages, false, DURING_OUTAGE);
+        List<String> sent = send(ledger, orderOf(account, messages, Route.EXACTLY_ONCE, DURING_OUTAGE));
         Await.until( // then at once: a fast server processes them all within a few seconds
                 "a tenth of the credits is booked",
                 Duration.ofSeconds(30),
@@ -155,8 +221,8 @@ final class CrashSuite {
         } finally {
             database.start();
         }
-        awaitAllProcessed(account, messages);
-        return Result.of(sent, List.of(), 1, ledger.effects(account));
+        awaitAllProcessed(List.of(account), messages);
+        return Result.of("crash-suite", sent, List.of(), 1, effects(List.of(account)));
     }
 
     /**
@@ -169,23 +235,28 @@ final class CrashSuite {
      *
      * @return the IDs sent (the re-sent duplicates among them only once)
      */
-    private List<String> send(
-            LedgerClient via, String account, int messages, boolean atLeastOnce, Duration processing) {
-        String prefix = UUID.randomUUID() + "-";
-        JsonObject order = Json.createObjectBuilder()
-                .add("idPrefix", prefix)
-                .add("account", account)
-                .add("count", messages)
-                .add("amount", 1)
-                .add("duplicateShare", 0.1)
-                .add("atLeastOnce", atLeastOnce)
-                .add("faults", Json.createObjectBuilder().add("processMillis", processing.toMillis()))
-                .build();
+    private static List<String> send(LedgerClient via, JsonObject order) {
+        int messages = order.getInt("count");
         Await.until(
                 "the server sends an order of " + messages + " credits",
                 SEND_RETRIES,
                 () -> via.trySendBulk(order).isPresent());
+        String prefix = order.getString("idPrefix");
         return IntStream.range(0, messages).mapToObj(i -> prefix + i).toList();
+    }
+
+    /** {@code messages} credits of 1 with new IDs, a tenth of them sent twice, each taking {@code processing}. */
+    private static JsonObject orderOf(String account, int messages, Route route, Duration processing) {
+        return Json.createObjectBuilder()
+                .add("idPrefix", UUID.randomUUID() + "-")
+                .add("account", account)
+                .add("count", messages)
+                .add("amount", 1)
+                .add("duplicateShare", 0.1)
+                .add("atLeastOnce", route == Route.AT_LEAST_ONCE)
+                .add("withReceipts", route == Route.WITH_RECEIPTS)
+                .add("faults", Json.createObjectBuilder().add("processMillis", processing.toMillis()))
+                .build();
     }
 
     /**
@@ -205,6 +276,12 @@ final class CrashSuite {
             return point + where;
         }
         server.ledger().armCrash(point);
+        return awaitArmedCrash(point, server, moreToPurge);
+    }
+
+    /** Waits for the armed server to halt at the point; kills it when nothing reaches the point in time. */
+    private String awaitArmedCrash(String point, TestServer server, Runnable moreToPurge) throws Exception {
+        String where = servers.size() == 1 ? "" : "@" + server.name();
         // longer than the test servers' dedup window (a minute at most) and a purge period: an ID acknowledged
         // at the point before is deleted within it, so a short run reaches PURGE_DELETING too
         long deadline = System.nanoTime() + Duration.ofSeconds(75).toNanos();
@@ -228,61 +305,71 @@ final class CrashSuite {
      * A few credits more, sent through another server than the one armed to crash in its purge: the
      * servers' purges race for the same IDs, and each new batch gives the armed one another chance.
      */
-    private List<String> moreToPurge(TestServer armed, String account, boolean atLeastOnce) {
+    private List<String> moreToPurge(TestServer armed, String account, Route route) {
         LedgerClient via = servers.stream()
                 .filter(server -> server != armed)
                 .findFirst()
                 .orElseThrow()
                 .ledger();
-        return send(via, account, 10, atLeastOnce, FAST);
+        return send(via, orderOf(account, 10, route, FAST));
     }
 
     private void pauseForARandomMoment() {
         Await.pause(Duration.ofMillis(200 + random.nextInt(1000)));
     }
 
-    private void awaitAllProcessed(String account, int messages) {
+    private void awaitAllProcessed(List<String> accounts, int messages) {
         try {
             Await.until(
-                    "every ID has an effect",
+                    "every ID has an effect on " + accounts,
                     Duration.ofMinutes(5),
-                    () -> ledger.effects(account).size() == messages);
+                    () -> accounts.stream()
+                            .allMatch(account -> ledger.effects(account).size() == messages));
         } catch (AssertionError lostSome) {
             return; // the result names them
         }
         long effects;
         do { // until no late redelivery adds an effect any more
-            effects = totalEffects(account);
+            effects = totalEffects(accounts);
             Await.pause(Duration.ofSeconds(5));
-        } while (effects != totalEffects(account));
+        } while (effects != totalEffects(accounts));
     }
 
-    private long totalEffects(String account) {
-        return ledger.effects(account).values().stream()
+    private long totalEffects(List<String> accounts) {
+        return effects(accounts).stream()
+                .flatMap(effects -> effects.values().stream())
                 .mapToLong(Long::longValue)
                 .sum();
     }
 
-    /** The check of one run: which IDs have no effect, which more than one. */
-    record Result(int messages, List<String> crashes, int outages, List<String> lost, List<String> duplicated) {
+    /**
+     * The check of one run: which IDs have no effect on some ledger, which more than one.
+     *
+     * @param name what the summary line starts with: {@code crash-suite}, {@code outbox-chain}
+     */
+    record Result(
+            String name, int messages, List<String> crashes, int outages, List<String> lost, List<String> duplicated) {
 
-        static Result of(List<String> sent, List<String> crashes, int outages, Map<String, Long> effects) {
+        /** @param effects each ledger's effects by ID: a credit's, a receipt's */
+        static Result of(
+                String name, List<String> sent, List<String> crashes, int outages, List<Map<String, Long>> effects) {
             List<String> lost = new ArrayList<>();
             List<String> duplicated = new ArrayList<>();
             for (String id : sent) {
-                long count = effects.getOrDefault(id, 0L);
-                if (count == 0) {
+                List<Long> counts =
+                        effects.stream().map(each -> each.getOrDefault(id, 0L)).toList();
+                if (counts.contains(0L)) {
                     lost.add(id);
-                } else if (count > 1) {
-                    duplicated.add(id + "×" + count);
+                } else if (counts.stream().anyMatch(count -> count > 1)) {
+                    duplicated.add(id + "×" + counts);
                 }
             }
-            return new Result(sent.size(), crashes, outages, lost, duplicated);
+            return new Result(name, sent.size(), crashes, outages, lost, duplicated);
         }
 
         /** The one summary line, in the form scripts compare. */
         String summary() {
-            return "crash-suite: messages=" + messages + " crashes=" + crashes.size()
+            return name + ": messages=" + messages + " crashes=" + crashes.size()
                     + (outages == 0 ? "" : " outages=" + outages) + " lost=" + lost.size() + " duplicated="
                     + duplicated.size();
         }

@@ -73,4 +73,37 @@ class TwoServersIT {
         assertEquals(0, serverA.lastPurge().getInt("failedBatches"), "server A purges without failure");
         assertEquals(0, serverB.lastPurge().getInt("failedBatches"), "server B purges without failure");
     }
+
+    /**
+     * Both servers book credits and write receipts to the one outbox table, and both relay it: the
+     * lease on the receipts' queue lets one relay at a time send, so the two together send each receipt
+     * once (no crash here, so no second send is due), and each is booked once.
+     */
+    @Test
+    void receiptsWrittenOnBothServersAreSentOnceBetweenTheirTwoRelays() {
+        long sentBefore = sent(serverA) + sent(serverB);
+        String prefix = serverA.sendBulk(Json.createObjectBuilder()
+                        .add("account", account)
+                        .add("count", MESSAGES)
+                        .add("amount", 1)
+                        .add("withReceipts", true)
+                        .build())
+                .getString("idPrefix");
+        Await.untilEquals("every receipt is booked", (long) MESSAGES, Duration.ofMinutes(5), () ->
+                (long) serverA.effects("receipts-" + account).size());
+        Await.settle();
+
+        Map<String, Long> receipts = serverA.effects("receipts-" + account);
+        long sentByA = sent(serverA);
+        long sentByB = sent(serverB);
+        System.out.println("two-servers: receipts relayed by A and B together=" + (sentByA + sentByB - sentBefore));
+        for (int i = 0; i < MESSAGES; i++) {
+            assertEquals(1L, receipts.get(prefix + i), "receipts of " + prefix + i);
+        }
+        assertEquals(MESSAGES, sentByA + sentByB - sentBefore, "receipts the two relays sent");
+    }
+
+    private static long sent(LedgerClient server) {
+        return server.outbox().getJsonNumber("sent").longValue();
+    }
 }
