@@ -129,14 +129,42 @@ async function refreshParked() {
         actions.className = "admin-only";
         actions.append(
             actionButton("Replay", "replay", () => confirm(`Replay parked message #${p.id} to queue ${p.queue}?`),
-                () => api(`parked/${p.id}/replay`, { method: "POST", headers: CHANGE_HEADERS })),
+                () => api(`parked/${p.id}/replay`, { method: "POST", headers: CHANGE_HEADERS }), "parked-status"),
             actionButton("Discard", "discard danger", () => confirm(`Discard parked message #${p.id} for good?`),
-                () => api(`parked/${p.id}`, { method: "DELETE", headers: CHANGE_HEADERS })));
+                () => api(`parked/${p.id}`, { method: "DELETE", headers: CHANGE_HEADERS }), "parked-status"));
     }
     $("parked-status").textContent = parked.length ? "" : "No parked messages.";
 }
 
-function actionButton(label, className, confirmed, action) {
+async function refreshOutbox() {
+    const { body: outbox } = await api("outbox");
+    const waiting = Object.entries(outbox.backlogByDestination).map(([to, count]) => `${count} for ${to}`);
+    $("outbox-summary").textContent = (outbox.backlog === 0
+        ? "nothing waits"
+        : `${outbox.backlog} waiting (${waiting.join(", ")}), the oldest for ${ago(outbox.oldestAgeSeconds)}, `
+            + `${outbox.failing} of them failing`) + `; ${outbox.sent} sent by this server since it started`;
+    const tbody = $("outbox").tBodies[0];
+    tbody.replaceChildren();
+    for (const m of outbox.failingMessages) {
+        const row = tbody.insertRow();
+        row.dataset.messageId = m.messageId;
+        cell(row, m.messageId);
+        cell(row, m.destination);
+        cell(row, m.bodyPreview, "body");
+        cell(row, when(m.writtenAt));
+        cell(row, m.attempts, "number");
+        cell(row, m.lastFailure);
+        const actions = row.insertCell();
+        actions.className = "admin-only";
+        actions.append(actionButton("Discard", "discard danger",
+            () => confirm(`Discard outgoing message ${m.messageId} for ${m.destination} unsent, for good?`),
+            () => api(`outbox/${encodeURIComponent(m.messageId)}`, { method: "DELETE", headers: CHANGE_HEADERS }),
+            "outbox-status"));
+    }
+    $("outbox-status").textContent = outbox.failingMessages.length ? "" : "No outgoing message failed to go.";
+}
+
+function actionButton(label, className, confirmed, action, statusId) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = label;
@@ -145,8 +173,8 @@ function actionButton(label, className, confirmed, action) {
         if (confirmed()) {
             run(async () => {
                 await action();
-                $("parked-status").textContent = `${label} done.`;
-                await Promise.all([refreshParked(), refreshConsumers()]);
+                $(statusId).textContent = `${label} done.`;
+                await Promise.all([refreshParked(), refreshConsumers(), refreshOutbox()]);
             });
         }
     });
@@ -185,6 +213,8 @@ document.addEventListener("DOMContentLoaded", () => {
         await refreshConsumers();
         await refreshParked();
     });
+    run(refreshOutbox);
     setInterval(() => run(refreshConsumers), REFRESH_MILLIS);
+    setInterval(() => run(refreshOutbox), REFRESH_MILLIS);
     setInterval(() => run(refreshParked), REFRESH_MILLIS * 5);
 });

@@ -547,9 +547,8 @@ public final class Benchmark {
         if (figures.containsKey("outbox_chain_c8")) {
             rows.add("| exactly-once at 8 (in turns with the next) | %.0f msgs/s |"
                     .formatted(median("eo_beside_outbox_c8")));
-            rows.add(
-                    "| credit booked and receipt sent through the outbox, receipt booked downstream, at 8 | %.0f msgs/s |"
-                            .formatted(median("outbox_chain_c8")));
+            rows.add("| credit booked, its receipt sent through the outbox and booked downstream, at 8 | %.0f msgs/s |"
+                    .formatted(median("outbox_chain_c8")));
             rows.add("| receipt booked after its credit, p50 / p99, steady %d msgs/s | %.0f / %.0f ms |"
                     .formatted(LOAD_RATE, median("outbox_delay_p50_ms"), median("outbox_delay_p99_ms")));
         }

@@ -125,8 +125,17 @@ public class OutboxRelay {
      */
     public void relaySoon() {
         requested.set(true);
+        startIfIdle();
+    }
+
+    private void startIfIdle() {
         if (running.compareAndSet(false, true)) {
-            timers.createSingleActionTimer(0, new TimerConfig(RUN, false));
+            try {
+                timers.createSingleActionTimer(0, new TimerConfig(RUN, false));
+            } catch (RuntimeException e) { // the application stopping: the next start's sweep finds the rows
+                running.set(false);
+                throw e;
+            }
         }
     }
 
@@ -154,8 +163,8 @@ public class OutboxRelay {
             }
         } finally {
             running.set(false);
-            if (requested.get() && running.compareAndSet(false, true)) {
-                timers.createSingleActionTimer(0, new TimerConfig(RUN, false));
+            if (requested.get()) {
+                startIfIdle();
             }
         }
     }
@@ -176,9 +185,8 @@ public class OutboxRelay {
                 lastProblem = null;
             }
         } catch (SQLException | JMSException | JMSRuntimeException e) {
-            report(
-                    "the outbox's relay stopped (the database or the broker failed; without the EO_OUTBOX tables of src/ddl it always does) and tries again in "
-                            + relayInterval + ": " + e);
+            report("the outbox's relay stopped (the database or the broker failed; without the EO_OUTBOX tables"
+                    + " of src/ddl it always does) and tries again in " + relayInterval + ": " + e);
         }
     }
 

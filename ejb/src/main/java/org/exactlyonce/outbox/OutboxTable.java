@@ -34,7 +34,8 @@ class OutboxTable {
     static final int MAX_FAILURE_LENGTH = 2000;
 
     private static final String INSERT = "INSERT INTO EO_OUTBOX_MESSAGE (MESSAGE_ID, DESTINATION_TYPE, DESTINATION,"
-            + " BODY_TYPE, BODY, BODY_PREVIEW, HEADERS, PROPERTIES, WRITTEN_AT, ATTEMPTS) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
+            + " BODY_TYPE, BODY, BODY_PREVIEW, HEADERS, PROPERTIES, WRITTEN_AT, ATTEMPTS)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
     private static final String DESTINATIONS = "SELECT DISTINCT DESTINATION_TYPE, DESTINATION FROM EO_OUTBOX_MESSAGE";
     private static final String NEXT =
             "SELECT ID, MESSAGE_ID, BODY_TYPE, BODY, HEADERS, PROPERTIES FROM EO_OUTBOX_MESSAGE"

@@ -124,6 +124,42 @@ class ConsoleBrowserIT {
         wait.until(page -> parkedRow(parkedId) == null);
     }
 
+    @Test
+    void anAdminSeesAnOutgoingMessageThatCannotBeSentWithItsReasonAndDiscardsIt() {
+        String messageId = ledger.sendThroughOutbox("NoSuchQueue-" + UUID.randomUUID(), "<b>for nobody</b>");
+        String base = System.getProperty("it.base-url", "https://localhost:19443");
+        browser.get(base.replace("://", "://admin:admin@") + "/exactly-once/");
+
+        String reason = wait.until(page -> Optional.ofNullable(outboxRow(messageId))
+                .map(row -> row.findElements(By.tagName("td")).get(5).getText())
+                .filter(text -> !text.isBlank())
+                .orElse(null));
+        assertTrue(reason.contains("NoSuchQueue"), reason);
+        assertTrue(browser.findElement(By.id("outbox-summary")).getText().contains("failing"));
+        wait.until(page -> {
+            WebElement row = outboxRow(messageId);
+            if (row == null) {
+                return false;
+            }
+            row.findElement(By.cssSelector("button.discard")).click();
+            return true;
+        });
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        wait.until(page -> outboxRow(messageId) == null);
+        assertTrue(
+                ledger.outbox().getJsonArray("failingMessages").stream()
+                        .noneMatch(unsent ->
+                                unsent.asJsonObject().getString("messageId").equals(messageId)),
+                "discarded");
+    }
+
+    private WebElement outboxRow(String messageId) {
+        return browser.findElements(By.cssSelector("#outbox tbody tr")).stream()
+                .filter(row -> messageId.equals(row.getAttribute("data-message-id")))
+                .findFirst()
+                .orElse(null);
+    }
+
     private WebElement processedCell() {
         return wait.until(page -> page
                 .findElements(By.cssSelector(

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
@@ -34,18 +36,12 @@ class DeploymentCheckIT {
         long failuresBefore = log.linesMentioningAll(failureCode, "misnamed");
         long refusalsBefore = log.linesMentioning(refusal);
 
-        Path ear = deployments.resolve("misnamed.ear");
-        writeApplication(ear, MisnamedConsumer.class);
-        try {
-            Await.until(
-                    "the server fails the deployment, saying why",
-                    DEPLOYMENT,
-                    () -> log.linesMentioningAll(failureCode, "misnamed") > failuresBefore
-                            && log.linesMentioning(refusal) > refusalsBefore); // WildFly: on the next line
-        } finally {
-            Files.delete(ear);
-            Files.deleteIfExists(ear.resolveSibling("misnamed.ear.failed")); // WildFly's scanner's marker
-        }
+        deployUntil(
+                "misnamed",
+                MisnamedConsumer.class,
+                "the server fails the deployment, saying why",
+                () -> log.linesMentioningAll(failureCode, "misnamed") > failuresBefore
+                        && log.linesMentioning(refusal) > refusalsBefore); // WildFly: on the next line
     }
 
     @Test
@@ -55,17 +51,24 @@ class DeploymentCheckIT {
                 + " transaction rolls back";
         long warningsBefore = log.linesMentioning(warning);
 
-        Path ear = deployments.resolve("sending.ear");
-        writeApplication(ear, SendingConsumer.class);
+        deployUntil(
+                "sending",
+                SendingConsumer.class,
+                "the server warns of sends inside process()",
+                () -> log.linesMentioning(warning) > warningsBefore);
+    }
+
+    /** Drops the application into the server, waits until the server says what is expected, and takes it away. */
+    private void deployUntil(String name, Class<?> consumer, String expected, BooleanSupplier said) throws IOException {
+        Path ear = deployments.resolve(name + ".ear");
+        writeApplication(ear, consumer);
         try {
-            Await.until(
-                    "the server warns of sends inside process()",
-                    DEPLOYMENT,
-                    () -> log.linesMentioning(warning) > warningsBefore);
+            Await.until(expected, DEPLOYMENT, said);
         } finally {
             Files.delete(ear);
-            Files.deleteIfExists(ear.resolveSibling("sending.ear.failed"));
-            Files.deleteIfExists(ear.resolveSibling("sending.ear.deployed"));
+            for (String marker : List.of(".failed", ".deployed")) { // WildFly's scanner's markers
+                Files.deleteIfExists(ear.resolveSibling(name + ".ear" + marker));
+            }
         }
     }
 
