@@ -43,11 +43,8 @@ class OutboxTable {
     private static final String DELETE = "DELETE FROM EO_OUTBOX_MESSAGE WHERE ID = ?";
     private static final String FAILED =
             "UPDATE EO_OUTBOX_MESSAGE SET ATTEMPTS = ATTEMPTS + 1, LAST_FAILURE = ?," + " FAILED_AT = ? WHERE ID = ?";
-    private static final String FIGURES =
-            "SELECT COUNT(*), MIN(WRITTEN_AT), SUM(CASE WHEN ATTEMPTS > 0 THEN 1 ELSE 0 END)"
-                    + " FROM EO_OUTBOX_MESSAGE";
-    private static final String BY_DESTINATION = "SELECT DESTINATION_TYPE, DESTINATION, COUNT(*) FROM EO_OUTBOX_MESSAGE"
-            + " GROUP BY DESTINATION_TYPE, DESTINATION";
+    private static final String FIGURES = "SELECT DESTINATION_TYPE, DESTINATION, COUNT(*), MIN(WRITTEN_AT),"
+            + " SUM(CASE WHEN ATTEMPTS > 0 THEN 1 ELSE 0 END) FROM EO_OUTBOX_MESSAGE GROUP BY DESTINATION_TYPE, DESTINATION";
     private static final String FAILING = "SELECT MESSAGE_ID, DESTINATION_TYPE, DESTINATION, BODY_PREVIEW, WRITTEN_AT,"
             + " ATTEMPTS, LAST_FAILURE, FAILED_AT FROM EO_OUTBOX_MESSAGE WHERE ATTEMPTS > 0 ORDER BY ID";
     private static final String DISCARD = "DELETE FROM EO_OUTBOX_MESSAGE WHERE MESSAGE_ID = ?";
@@ -88,7 +85,7 @@ class OutboxTable {
                 PreparedStatement select = connection.prepareStatement(DESTINATIONS);
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                targets.add(new Target(Target.Kind.valueOf(rows.getString(1)), rows.getString(2)));
+                targets.add(targetAt(rows, 1));
             }
         }
         return targets;
@@ -188,33 +185,23 @@ class OutboxTable {
         }
     }
 
-    /** What waits in the outbox now; the counters since start are the relay's to add. */
+    /** What waits in the outbox now, in one look; the counters since start are the relay's to add. */
     OutboxFigures figures() throws SQLException {
+        Map<String, Long> backlog = new TreeMap<>();
+        Instant oldest = null;
+        long failing = 0;
         try (Connection connection = database.getConnection();
                 PreparedStatement select = connection.prepareStatement(FIGURES);
                 ResultSet rows = select.executeQuery()) {
-            rows.next();
-            return new OutboxFigures(
-                    rows.getLong(1),
-                    backlogByDestination(connection),
-                    Optional.ofNullable(instant(rows.getTimestamp(2))),
-                    rows.getLong(3),
-                    0,
-                    0);
-        }
-    }
-
-    private static Map<String, Long> backlogByDestination(Connection connection) throws SQLException {
-        Map<String, Long> backlog = new TreeMap<>();
-        try (PreparedStatement select = connection.prepareStatement(BY_DESTINATION);
-                ResultSet rows = select.executeQuery()) {
-            while (rows.next()) {
-                backlog.put(
-                        new Target(Target.Kind.valueOf(rows.getString(1)), rows.getString(2)).toString(),
-                        rows.getLong(3));
+            while (rows.next()) { // one row per destination: the totals add up from them
+                backlog.put(targetAt(rows, 1).toString(), rows.getLong(3));
+                Instant written = instant(rows.getTimestamp(4));
+                oldest = oldest == null || written.isBefore(oldest) ? written : oldest;
+                failing += rows.getLong(5);
             }
         }
-        return backlog;
+        long waiting = backlog.values().stream().mapToLong(Long::longValue).sum();
+        return new OutboxFigures(waiting, backlog, Optional.ofNullable(oldest), failing, 0, 0);
     }
 
     /** The first messages whose last send failed, oldest first. */
@@ -227,7 +214,7 @@ class OutboxTable {
                 while (rows.next()) {
                     failing.add(new UnsentMessage(
                             rows.getString(1),
-                            new Target(Target.Kind.valueOf(rows.getString(2)), rows.getString(3)).toString(),
+                            targetAt(rows, 2).toString(),
                             rows.getString(4),
                             instant(rows.getTimestamp(5)),
                             rows.getInt(6),
@@ -246,6 +233,11 @@ class OutboxTable {
             delete.setString(1, messageId);
             return delete.executeUpdate() == 1;
         }
+    }
+
+    /** The destination in the row's columns {@code first} (its kind) and {@code first + 1} (its name). */
+    private static Target targetAt(ResultSet rows, int first) throws SQLException {
+        return new Target(Target.Kind.valueOf(rows.getString(first)), rows.getString(first + 1));
     }
 
     private static Instant instant(Timestamp utc) {
