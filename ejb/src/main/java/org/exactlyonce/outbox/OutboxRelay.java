@@ -10,20 +10,26 @@ import jakarta.ejb.Timeout;
 import jakarta.ejb.Timer;
 import jakarta.ejb.TimerConfig;
 import jakarta.ejb.TimerService;
-import jakarta.ejb.TransactionAttribute;
-import jakarta.ejb.TransactionAttributeType;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
-import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
+import jakarta.transaction.Status;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.UserTransaction;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,14 +46,14 @@ import org.exactlyonce.message.MessageCopies;
  * Sends what the outbox holds: right after a transaction that wrote to it commits, and every {@code
  * exactlyonce.outbox.relay-interval} for what is left (a failed send, a server that stopped before
  * sending). One run at a time per server; across servers, a lease per destination lets one relay send
- * its messages, oldest first. A message is deleted after the broker took it, so a relay that stops in
- * between leaves it to be sent again, with the same ID. Outside any transaction: the sends must not
- * join one, and each delete commits on its own.
+ * its messages, oldest first. A batch of messages is sent in one transaction of the broker's alone
+ * and deleted after the broker took it, so a relay that stops in between leaves it to be sent again,
+ * with the same IDs. The database is never in the broker's transaction: no XA.
  */
 @Singleton
 @Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
-@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+@TransactionManagement(TransactionManagementType.BEAN)
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
@@ -73,8 +79,21 @@ public class OutboxRelay {
     @ConfigProperty(name = "exactlyonce.outbox.lease", defaultValue = "PT30S")
     Duration lease;
 
+    /**
+     * The name the relay holds its leases under: the same after a restart of this server, so that it
+     * takes its leases back at once and sends again what it had sent when it stopped, and another on
+     * every other server relaying the same table. By default the host's name and the server's
+     * directory; set it where two servers share both.
+     */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.outbox.relay-name")
+    Optional<String> relayName;
+
     @Resource
     TimerService timers;
+
+    @Resource
+    UserTransaction transaction;
 
     @Inject
     OutboxTable table;
@@ -89,7 +108,7 @@ public class OutboxRelay {
     Event<ProtocolStep> steps;
 
     private final Clock clock = Clock.systemUTC();
-    private final String holder = UUID.randomUUID().toString();
+    private String holder;
     private final AtomicBoolean requested = new AtomicBoolean();
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicLong sent = new AtomicLong();
@@ -102,7 +121,22 @@ public class OutboxRelay {
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the outbox's relay cannot start: " + String.join("; ", problems));
         }
-        timers.createIntervalTimer(relayInterval.toMillis(), relayInterval.toMillis(), new TimerConfig(SWEEP, false));
+        String name = relayName.orElseGet(OutboxRelay::serverName);
+        holder = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
+        LOG.info(() -> "the outbox's relay holds its leases as " + name + " (" + holder + ")");
+        // at once: what this server had sent when it stopped goes again while receivers still know its IDs
+        timers.createIntervalTimer(0, relayInterval.toMillis(), new TimerConfig(SWEEP, false));
+    }
+
+    /** The host and the server's directory: WildFly's base directory, Liberty's working directory. */
+    private static String serverName() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + ":" + System.getProperty("jboss.server.base.dir", System.getProperty("user.dir"));
     }
 
     List<String> problems() {
@@ -112,6 +146,9 @@ public class OutboxRelay {
         }
         if (batchSize < 1) {
             problems.add("exactlyonce.outbox.batch-size must be at least 1, is " + batchSize);
+        }
+        if (relayName.isPresent() && relayName.get().isBlank()) {
+            problems.add("exactlyonce.outbox.relay-name must not be blank");
         }
         if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
             problems.add("exactlyonce.outbox.lease must be at least PT1S, is " + lease);
@@ -184,49 +221,82 @@ public class OutboxRelay {
             if (allSent) {
                 lastProblem = null;
             }
-        } catch (SQLException | JMSException | JMSRuntimeException e) {
-            report("the outbox's relay stopped (the database or the broker failed; without the EO_OUTBOX tables"
+        } catch (SQLException e) {
+            report("the outbox's relay stopped (the database failed; without the EO_OUTBOX tables"
                     + " of src/ddl it always does) and tries again in " + relayInterval + ": " + e);
         }
     }
 
     /**
-     * Sends a destination's messages in order, until none is left or one fails.
+     * Sends a destination's messages in order, a batch at a time, until none is left or a batch fails.
      *
      * @return false when one failed
      */
-    private boolean relay(Target target) throws SQLException, JMSException {
-        try (JMSContext jms = connections.connectionFactory().createContext()) {
-            Destination destination;
-            try {
-                destination = target.resolve(jms);
-            } catch (JMSRuntimeException e) { // Artemis refuses to name a queue it does not have
-                List<OutboxRow> first = table.next(target, 1);
-                if (!first.isEmpty()) {
-                    failed(target, first.get(0), e);
-                }
+    private boolean relay(Target target) throws SQLException {
+        List<OutboxRow> rows;
+        do {
+            rows = table.next(target, batchSize);
+            if (rows.isEmpty()) {
+                return true;
+            }
+            Optional<RefusedSend> refused = sendTogether(target, rows);
+            if (refused.isPresent()) {
+                sendThoseBefore(refused.get().row(), target, rows);
+                failed(target, refused.get().row(), refused.get().failure());
                 return false;
             }
-            List<OutboxRow> rows;
-            do {
-                rows = table.next(target, batchSize);
-                List<Long> sent = new ArrayList<>();
-                for (OutboxRow row : rows) {
-                    try {
-                        send(row, destination, jms);
-                        sent.add(row.id());
-                    } catch (JMSException | JMSRuntimeException e) {
-                        forget(target, sent, rows);
-                        failed(target, row, e);
-                        return false;
-                    }
-                }
-                forget(target, sent, rows);
-            } while (rows.size() == batchSize
-                    && table.lease(
-                            target, holder, clock.instant(), clock.instant().plus(lease)));
-        }
+            forget(target, rows);
+        } while (rows.size() == batchSize
+                && table.lease(target, holder, clock.instant(), clock.instant().plus(lease)));
         return true;
+    }
+
+    /** The messages before a refused one go, as they would have without it; those after it wait. */
+    private void sendThoseBefore(OutboxRow refused, Target target, List<OutboxRow> rows) throws SQLException {
+        List<OutboxRow> before = rows.subList(0, rows.indexOf(refused));
+        if (!before.isEmpty() && sendTogether(target, before).isEmpty()) {
+            forget(target, before);
+        }
+    }
+
+    /** A message the broker did not take, and why; the messages after it in its batch were not sent either. */
+    private record RefusedSend(OutboxRow row, Exception failure) {}
+
+    /**
+     * Sends the rows in one JTA transaction whose only resource is the broker, committed in one phase
+     * (the database is not in it): the broker takes the batch whole or not at all, and writes it once
+     * instead of once per message.
+     *
+     * @return the message the broker refused (the first, when the commit failed); empty when it took all
+     */
+    private Optional<RefusedSend> sendTogether(Target target, List<OutboxRow> rows) {
+        OutboxRow current = rows.get(0);
+        try {
+            transaction.begin();
+            try (JMSContext jms = connections.connectionFactory().createContext()) {
+                Destination destination = target.resolve(jms); // Artemis refuses to name a queue it lacks
+                for (OutboxRow row : rows) {
+                    current = row;
+                    send(row, destination, jms);
+                }
+            }
+            current = rows.get(0);
+            transaction.commit();
+            return Optional.empty();
+        } catch (Exception e) { // whatever the broker or the transaction manager throws: kept with the row
+            rollBackIfActive(e);
+            return Optional.of(new RefusedSend(current, e));
+        }
+    }
+
+    private void rollBackIfActive(Exception failure) {
+        try {
+            if (transaction.getStatus() != Status.STATUS_NO_TRANSACTION) {
+                transaction.rollback();
+            }
+        } catch (SystemException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     private void send(OutboxRow row, Destination destination, JMSContext jms) throws JMSException {
@@ -236,13 +306,10 @@ public class OutboxRelay {
     }
 
     /** Deletes what the broker took: from here on a stop no longer sends it again. */
-    private void forget(Target target, List<Long> sent, List<OutboxRow> rows) throws SQLException {
-        if (sent.isEmpty()) {
-            return;
-        }
-        String lastSent = rows.get(sent.size() - 1).messageId();
-        steps.fire(new ProtocolStep(Step.OUTBOX_SENT, target.key(), lastSent, null));
-        table.sent(sent);
+    private void forget(Target target, List<OutboxRow> sent) throws SQLException {
+        steps.fire(new ProtocolStep(
+                Step.OUTBOX_SENT, target.key(), sent.get(sent.size() - 1).messageId(), null));
+        table.sent(sent.stream().map(OutboxRow::id).toList());
         this.sent.addAndGet(sent.size());
     }
 

@@ -22,7 +22,7 @@ record Target(Kind kind, String name) {
     static Target of(Destination destination) throws JMSException {
         if (destination instanceof TemporaryQueue || destination instanceof TemporaryTopic || destination == null) {
             throw new IllegalArgumentException(
-                    "the outbox sends to a queue or a topic that outlives the" + " transaction, not to " + destination);
+                    "the outbox sends to a queue or a topic that outlives the transaction, not to " + destination);
         }
         return destination instanceof Topic topic
                 ? new Target(Kind.TOPIC, topic.getTopicName())

@@ -4,6 +4,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.ObservableLongMeasurement;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -103,30 +104,42 @@ class OpenTelemetryExport implements TraceExport {
         observeOutbox(meter);
     }
 
+    /** The outbox's five instruments, recorded from one read of its figures per collection. */
     private void observeOutbox(Meter meter) {
-        meter.gaugeBuilder("exactlyonce.outbox.backlog")
+        ObservableLongMeasurement backlog = meter.gaugeBuilder("exactlyonce.outbox.backlog")
                 .setDescription("Outgoing messages committed and not sent yet")
                 .ofLongs()
-                .buildWithCallback(measurement -> outboxFigures().ifPresent(now -> measurement.record(now.backlog())));
-        meter.gaugeBuilder("exactlyonce.outbox.oldest")
+                .buildObserver();
+        ObservableLongMeasurement oldest = meter.gaugeBuilder("exactlyonce.outbox.oldest")
                 .setDescription("Age of the oldest outgoing message not sent yet; 0 when none waits")
                 .setUnit("s")
                 .ofLongs()
-                .buildWithCallback(measurement -> outboxFigures()
-                        .ifPresent(now -> measurement.record(now.oldestAge(Instant.now())
-                                .map(Duration::toSeconds)
-                                .orElse(0L))));
-        meter.gaugeBuilder("exactlyonce.outbox.failing")
+                .buildObserver();
+        ObservableLongMeasurement failing = meter.gaugeBuilder("exactlyonce.outbox.failing")
                 .setDescription("Outgoing messages whose last send failed, kept and sent again")
                 .ofLongs()
-                .buildWithCallback(measurement -> outboxFigures().ifPresent(now -> measurement.record(now.failing())));
-        meter.counterBuilder("exactlyonce.outbox.sent")
+                .buildObserver();
+        ObservableLongMeasurement sent = meter.counterBuilder("exactlyonce.outbox.sent")
                 .setDescription("Outgoing messages this server sent since it started")
-                .buildWithCallback(measurement -> outboxFigures().ifPresent(now -> measurement.record(now.sent())));
-        meter.counterBuilder("exactlyonce.outbox.send_failures")
+                .buildObserver();
+        ObservableLongMeasurement sendFailures = meter.counterBuilder("exactlyonce.outbox.send_failures")
                 .setDescription("Sends of outgoing messages that failed since the server started")
-                .buildWithCallback(
-                        measurement -> outboxFigures().ifPresent(now -> measurement.record(now.sendFailures())));
+                .buildObserver();
+        meter.batchCallback(
+                () -> outboxFigures().ifPresent(now -> {
+                    backlog.record(now.backlog());
+                    oldest.record(now.oldestAge(Instant.now())
+                            .map(Duration::toSeconds)
+                            .orElse(0L));
+                    failing.record(now.failing());
+                    sent.record(now.sent());
+                    sendFailures.record(now.sendFailures());
+                }),
+                backlog,
+                oldest,
+                failing,
+                sent,
+                sendFailures);
     }
 
     /** Empty when the database does not answer: the collection goes on without the outbox's figures. */
