@@ -5,12 +5,12 @@ import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * Crashes the server again and again while it processes a stream of credits, then counts effects on
@@ -18,7 +18,10 @@ import java.util.stream.Stream;
  * points (armed through the sample's fault injection, each halting the JVM like {@code kill -9}) and
  * real {@code kill -9}s at random moments; on a standalone broker, {@code kill -9}s of the broker too,
  * while the server stays up. Producer duplicates are part of the stream. Where several servers share
- * the queue, the crashes go to each of them in turn, the first server taking the sends.
+ * the queue, the crashes go to each of them in turn, the first server taking the sends. Through the
+ * outbox (the route {@code with-receipts}), each credit's consumer sends a receipt that a second
+ * consumer books, the relay's point joins the others, and every credit and every receipt must have
+ * exactly one effect.
  */
 final class CrashSuite {
 
@@ -26,18 +29,14 @@ final class CrashSuite {
     static final List<String> CRASH_POINTS =
             List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", "PURGE_DELETING", "KILL");
 
+    /** Through the outbox, also: the relay between its send and its delete. */
+    static final String OUTBOX_SENT = "OUTBOX_SENT";
+
     /** A {@code kill -9} of the standalone broker at a random moment, and its start: the server stays up. */
     static final String BROKER = "BROKER";
 
-    /**
-     * The points of a chain of consumers: a delivery's (of either consumer), the outbox's relay between
-     * its send and its delete, and a random kill. The purge's points are the same as in {@link
-     * #CRASH_POINTS}, which the suite meets on every setup.
-     */
-    static final List<String> CHAIN_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT", "OUTBOX_SENT", "KILL");
-
     /** The points deliveries reach, or the relay right after them. */
-    private static final List<String> DELIVERY_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT", "OUTBOX_SENT");
+    private static final List<String> DELIVERY_POINTS = List.of("BEFORE_COMMIT", "AFTER_COMMIT", OUTBOX_SENT);
 
     /** Where the credits go, and what each must have booked once. */
     enum Route {
@@ -81,26 +80,18 @@ final class CrashSuite {
 
     /**
      * The suite as the build runs it, at every point of this phase's setup in turn: {@code
-     * -Dcrash-suite.messages} credits (500) and {@code -Dcrash-suite.crashes} crashes (once at each point).
+     * -Dcrash-suite.messages} credits (500) and {@code -Dcrash-suite.crashes} crashes (once at each
+     * point), along the route {@code -Dcrash-suite.route} names ({@code exactly-once}, the default, or
+     * {@code with-receipts}).
      */
     Result runAtEveryPoint() throws Exception {
-        return run(Integer.getInteger("crash-suite.messages", 500), crashes(), crashPoints(), Route.EXACTLY_ONCE);
+        return run(Integer.getInteger("crash-suite.messages", 500), crashes(), crashPoints(), route());
     }
 
-    /**
-     * The suite through a chain of consumers at every point of it: {@code -Dcrash-suite.chain-messages}
-     * credits (200) and {@code -Dcrash-suite.chain-crashes} crashes (once at each point).
-     */
-    Result runChainAtEveryPoint() throws Exception {
-        List<String> points = broker.isEmpty()
-                ? CHAIN_POINTS
-                : Stream.concat(CHAIN_POINTS.stream(), Stream.of(BROKER)).toList();
-        int crashes = Integer.getInteger("crash-suite.chain-crashes", 0);
-        return run(
-                Integer.getInteger("crash-suite.chain-messages", 200),
-                crashes > 0 ? crashes : points.size(),
-                points,
-                Route.WITH_RECEIPTS);
+    /** The route of the phase: {@code -Dcrash-suite.route}. */
+    static Route route() {
+        String route = System.getProperty("crash-suite.route", "exactly-once");
+        return Route.valueOf(route.toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
     /** How many crashes {@link #runAtEveryPoint} makes. */
@@ -109,11 +100,17 @@ final class CrashSuite {
         return crashes > 0 ? crashes : crashPoints().size();
     }
 
-    /** The crash points on this phase's setup: the broker's too where it stands alone. */
+    /**
+     * The crash points on this phase's setup: the relay's where the route goes through the outbox, the
+     * broker's where it stands alone.
+     */
     List<String> crashPoints() {
-        return broker.isEmpty()
-                ? CRASH_POINTS
-                : Stream.concat(CRASH_POINTS.stream(), Stream.of(BROKER)).toList();
+        List<String> points = new ArrayList<>(CRASH_POINTS);
+        if (route() == Route.WITH_RECEIPTS) {
+            points.add(points.indexOf("KILL"), OUTBOX_SENT);
+        }
+        broker.ifPresent(standalone -> points.add(BROKER));
+        return points;
     }
 
     /**

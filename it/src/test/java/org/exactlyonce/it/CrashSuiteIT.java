@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The crash suite (see {@link CrashSuite}): a short run in every build, a long one on demand with
- * {@code -Dcrash-suite.messages=20000 -Dcrash-suite.crashes=100}.
+ * {@code -Dcrash-suite.messages=20000 -Dcrash-suite.crashes=100}. On the servers of the embedded
+ * brokers it goes through the outbox's chain ({@code -Dcrash-suite.route=with-receipts}): credits,
+ * their receipts sent through the outbox, the receipts booked by a second consumer.
  */
 class CrashSuiteIT {
 
@@ -21,7 +23,7 @@ class CrashSuiteIT {
         CrashSuite.Result result = suite.runAtEveryPoint();
 
         System.out.println(result.summary());
-        System.out.println("crash-suite: crashed at " + result.crashes());
+        System.out.println(result.name() + ": crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
         assertEquals(suite.crashes(), result.crashes().size());
     }

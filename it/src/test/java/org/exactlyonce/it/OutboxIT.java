@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * Consume, book, send: the sample's credits go to a consumer that books each and sends a receipt
  * through the outbox, and the receipts to a consumer that books them to {@code receipts-<account>}.
  * Every credit and every receipt is booked once, with duplicates on the way and when the server halts
- * (as by {@code kill -9}) after the relay's send; the outbox is empty at the end. {@link OutboxChainIT}
- * halts the server at the chain's other points too.
+ * (as by {@code kill -9}) after the relay's send; the outbox is empty at the end. {@link CrashSuiteIT}
+ * halts the server at every point of the chain, on the servers of the embedded brokers.
  */
 class OutboxIT {
 
