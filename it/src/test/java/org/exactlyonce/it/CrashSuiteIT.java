@@ -32,7 +32,7 @@ class CrashSuiteIT {
     @Test
     @Tag("suite-proof")
     void baselineWithoutProcessedIdsDuplicatesAfterCrashes() throws Exception {
-        CrashSuite.Result result = suite.run(300, 3, List.of("AFTER_COMMIT"), CrashSuite.Route.AT_LEAST_ONCE);
+        CrashSuite.Result result = suite.run(200, 2, List.of("AFTER_COMMIT"), CrashSuite.Route.AT_LEAST_ONCE);
 
         System.out.println("crash-suite baseline (at-least-once consumer, no processed-ID table):");
         System.out.println(result.summary());

@@ -30,7 +30,7 @@ class PurgeIT {
     @Test
     void idOfAMessageStillInFlightIsNeverPurged() throws Exception {
         String id = newId();
-        ledger.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofSeconds(15)));
+        ledger.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofSeconds(10)));
 
         Await.until(
                 "the credit is committed",
@@ -110,7 +110,7 @@ class PurgeIT {
     @Test
     @Tag("needs-no-dedup-window")
     void tableShrinksToOneBatchWithinTwoPeriodsAfterTheQueueDrains() throws Exception {
-        int messages = 20_000;
+        int messages = 10_000;
         long failedBefore = ledger.deliveries("failed");
         TableSizes sizes = new TableSizes(ledger);
         Await.until( // what earlier tests left is purged first

@@ -76,7 +76,7 @@ class TopicIT {
     @Test
     void anIdInFlightOnASubscriptionIsKeptAndEachSubscriberBooksItOnce() throws Exception {
         String id = newId();
-        JsonObject crashing = LedgerClient.creditThatCrashesAfterCommit(id, account, 7, Duration.ofSeconds(15));
+        JsonObject crashing = LedgerClient.creditThatCrashesAfterCommit(id, account, 7, Duration.ofSeconds(10));
         ledger.publishCredit(crashing);
         Await.until(
                 "a subscriber commits it",

@@ -20,7 +20,7 @@ class TwoEnginesIT {
 
     /** it-postgresql's dedup window, and a few of its purge periods. */
     private static final Duration DEDUP_WINDOW_AND_PURGES =
-            Duration.ofMinutes(1).plusSeconds(10);
+            Duration.ofSeconds(20).plusSeconds(10);
 
     private final LedgerClient crashing = new LedgerClient();
     private final LedgerClient purging = new LedgerClient(System.getProperty("it.second-base-url"));
