@@ -37,6 +37,11 @@ class ConsoleBrowserIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
+    /** The console's tables of messages, each row keyed by its message's ID. */
+    private static final String PARKED = "#parked";
+
+    private static final String OUTBOX = "#outbox";
+
     private final LedgerClient ledger = new LedgerClient();
     private final String account = "browser-" + UUID.randomUUID();
     private WebDriver browser;
@@ -100,7 +105,7 @@ class ConsoleBrowserIT {
                 .add("amount", 10)
                 .add("faults", Json.createObjectBuilder().add("failUntilEpochMilli", failUntil))
                 .build());
-        String shownId = wait.until(page -> Optional.ofNullable(parkedRow(parkedId))
+        String shownId = wait.until(page -> Optional.ofNullable(rowOf(PARKED, parkedId))
                 .map(row -> row.findElements(By.tagName("td")).get(2).getText())
                 .orElse(null));
         assertEquals(parkedId, shownId, "the ID is shown as text");
@@ -110,18 +115,9 @@ class ConsoleBrowserIT {
         saveScreenshot(); // figures, a found ID, a parked message with its actions
 
         Await.pause(Duration.ofMillis(Math.max(0, failUntil - System.currentTimeMillis() + 500)));
-        wait.until(
-                page -> { // the row as drawn now: a redraw replaces it
-                    WebElement row = parkedRow(parkedId);
-                    if (row == null) {
-                        return false;
-                    }
-                    row.findElement(By.cssSelector("button.replay")).click();
-                    return true;
-                });
-        wait.until(ExpectedConditions.alertIsPresent()).accept();
+        clickAndConfirm(PARKED, parkedId, "button.replay");
         Await.untilEquals("the replayed credit is booked", 16L, WAIT, () -> ledger.balance(account));
-        wait.until(page -> parkedRow(parkedId) == null);
+        wait.until(page -> rowOf(PARKED, parkedId) == null);
     }
 
     @Test
@@ -130,34 +126,19 @@ class ConsoleBrowserIT {
         String base = System.getProperty("it.base-url", "https://localhost:19443");
         browser.get(base.replace("://", "://admin:admin@") + "/exactly-once/");
 
-        String reason = wait.until(page -> Optional.ofNullable(outboxRow(messageId))
+        String reason = wait.until(page -> Optional.ofNullable(rowOf(OUTBOX, messageId))
                 .map(row -> row.findElements(By.tagName("td")).get(5).getText())
                 .filter(text -> !text.isBlank())
                 .orElse(null));
         assertTrue(reason.contains("NoSuchQueue"), reason);
         assertTrue(browser.findElement(By.id("outbox-summary")).getText().contains("failing"));
-        wait.until(page -> {
-            WebElement row = outboxRow(messageId);
-            if (row == null) {
-                return false;
-            }
-            row.findElement(By.cssSelector("button.discard")).click();
-            return true;
-        });
-        wait.until(ExpectedConditions.alertIsPresent()).accept();
-        wait.until(page -> outboxRow(messageId) == null);
+        clickAndConfirm(OUTBOX, messageId, "button.discard");
+        wait.until(page -> rowOf(OUTBOX, messageId) == null);
         assertTrue(
                 ledger.outbox().getJsonArray("failingMessages").stream()
                         .noneMatch(unsent ->
                                 unsent.asJsonObject().getString("messageId").equals(messageId)),
                 "discarded");
-    }
-
-    private WebElement outboxRow(String messageId) {
-        return browser.findElements(By.cssSelector("#outbox tbody tr")).stream()
-                .filter(row -> messageId.equals(row.getAttribute("data-message-id")))
-                .findFirst()
-                .orElse(null);
     }
 
     private WebElement processedCell() {
@@ -169,9 +150,25 @@ class ConsoleBrowserIT {
                 .orElse(null));
     }
 
-    /** The parked message's row, found by the ID the page stored as data (never as markup). */
-    private WebElement parkedRow(String messageId) {
-        return browser.findElements(By.cssSelector("#parked tbody tr")).stream()
+    /**
+     * Clicks the button in the message's row as drawn now (a redraw replaces the row, so it is found
+     * again on each try) and confirms the dialog the click opens.
+     */
+    private void clickAndConfirm(String table, String messageId, String button) {
+        wait.until(page -> {
+            WebElement row = rowOf(table, messageId);
+            if (row == null) {
+                return false;
+            }
+            row.findElement(By.cssSelector(button)).click();
+            return true;
+        });
+        wait.until(ExpectedConditions.alertIsPresent()).accept();
+    }
+
+    /** A message's row in a table, found by the ID the page stored as data (never as markup). */
+    private WebElement rowOf(String table, String messageId) {
+        return browser.findElements(By.cssSelector(table + " tbody tr")).stream()
                 .filter(row -> messageId.equals(row.getAttribute("data-message-id")))
                 .findFirst()
                 .orElse(null);
