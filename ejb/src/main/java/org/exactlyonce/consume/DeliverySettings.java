@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * SettingsCheck} so that a deployment with unusable values fails with the reason.
  */
 @ApplicationScoped
-public class DeliverySettings {
+class DeliverySettings {
 
     /** Deliveries after which a message whose processing keeps failing is parked; at most the queue's limit. */
     @Inject

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.broker.ApplicationIds;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.processed.ProcessedMessage;
 
@@ -17,7 +18,7 @@ import org.exactlyonce.processed.ProcessedMessage;
  * redeliveries (a re-send gets a new one), so it is used only when configured by name.
  */
 @ApplicationScoped
-public class MessageIds {
+public class MessageIds implements ApplicationIds {
 
     /** The property value that selects the broker's {@code JMSMessageID} header instead of a property. */
     public static final String JMS_MESSAGE_ID = "JMSMessageID";
@@ -57,6 +58,7 @@ public class MessageIds {
     }
 
     /** The message's ID as {@link #idOf} reads it, or empty when the message carries no usable ID. */
+    @Override
     public Optional<String> usableIdOf(Message message) throws JMSException {
         try {
             return Optional.of(idOf(message));
@@ -72,6 +74,7 @@ public class MessageIds {
      * @param properties the listed message's properties by name
      * @param jmsMessageId the listed message's JMS message ID
      */
+    @Override
     public Optional<String> usableIdOf(Map<String, ?> properties, String jmsMessageId) {
         Object id = JMS_MESSAGE_ID.equals(idProperty) ? jmsMessageId : properties.get(idProperty);
         try {

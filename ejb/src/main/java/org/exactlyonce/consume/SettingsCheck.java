@@ -7,8 +7,8 @@ import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
-import org.exactlyonce.broker.BrokerChoice;
 import org.exactlyonce.outage.DatabaseOutage;
+import org.exactlyonce.platform.BrokerChoice;
 
 /**
  * Checks the consumers' settings when the application starts: unusable values fail the deployment

@@ -1,5 +1,14 @@
 /**
  * Consuming a message exactly once: {@link org.exactlyonce.consume.AbstractExactlyOnceConsumer}, the
  * message-driven bean applications extend, and what it reads from a message (its ID, its body).
+ *
+ * <p>The engine's API is what an application touches: here, {@link
+ * org.exactlyonce.consume.AbstractExactlyOnceConsumer} to extend and {@link
+ * org.exactlyonce.consume.InvalidMessageException} to throw with a {@link org.exactlyonce.park.ParkReason};
+ * {@link org.exactlyonce.outbox.Outbox} and {@link org.exactlyonce.outbox.OutgoingMessage} to send in the
+ * consumer's transaction; and {@link org.exactlyonce.protocol.ProtocolStep}, the event a test observes to
+ * crash a server at a point of the protocol. The engine's other public types are public because the
+ * console or the container needs them, or one of the engine's features uses another's; they carry no
+ * promise to applications.
  */
 package org.exactlyonce.consume;

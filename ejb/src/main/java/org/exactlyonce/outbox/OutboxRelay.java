@@ -38,9 +38,9 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.consume.MessageIds;
-import org.exactlyonce.consume.ProtocolStep;
-import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.message.MessageCopies;
+import org.exactlyonce.protocol.ProtocolStep;
+import org.exactlyonce.protocol.ProtocolStep.Step;
 
 /**
  * Sends what the outbox holds: right after a transaction that wrote to it commits, and every {@code

@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.exactlyonce.consume.ProtocolStep;
+import org.exactlyonce.protocol.ProtocolStep;
 
 /**
  * The table of processed message IDs: why a duplicate's ID is there, and the purge's work on it. Every

@@ -28,13 +28,14 @@ import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.broker.BrokerView.Candidate;
 import org.exactlyonce.consume.ConsumerDestination;
+import org.exactlyonce.consume.DeliveriesInFlight;
 import org.exactlyonce.consume.LocalConsumers;
-import org.exactlyonce.consume.ProtocolStep;
-import org.exactlyonce.consume.ProtocolStep.Step;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
 import org.exactlyonce.processed.ProcessedMessages.DeletedBatch;
+import org.exactlyonce.protocol.ProtocolStep;
+import org.exactlyonce.protocol.ProtocolStep.Step;
 import org.exactlyonce.telemetry.ConsumerMetrics;
 
 /**

@@ -12,7 +12,7 @@ import org.exactlyonce.processed.IdTableCounts;
  * @param startedAt when the run started
  * @param took how long it ran
  * @param longestLockHold the longest time one batch of deletes held this server's deliveries from
- *     beginning (see {@link DeliveriesInFlight}), the time that adds to a delivery's latency at worst
+ *     beginning (see {@link org.exactlyonce.consume.DeliveriesInFlight}), the time that adds to a delivery's latency at worst
  * @param confirmed IDs newly confirmed acknowledged: their messages are gone from the broker
  * @param confirmedByAge IDs no broker view could be asked about, taken as acknowledged because they
  *     are older than {@code exactlyonce.purge.confirm-by-age}; zero unless that is configured

@@ -10,7 +10,6 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import jakarta.annotation.PostConstruct;
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Destination;
@@ -18,14 +17,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
-import java.sql.SQLException;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import org.exactlyonce.outbox.OutboxFigures;
-import org.exactlyonce.outbox.OutboxRelay;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
@@ -38,13 +29,12 @@ import org.exactlyonce.processed.IdTableCounts;
  * exactlyonce.ids}, {@code exactlyonce.oldest_unconfirmed} and {@code exactlyonce.purge.unconfirmable},
  * read from {@link ConsumerMetrics} when the exporter collects, and the outbox's {@code
  * exactlyonce.outbox.backlog}, {@code exactlyonce.outbox.oldest}, {@code exactlyonce.outbox.failing},
- * {@code exactlyonce.outbox.sent} and {@code exactlyonce.outbox.send_failures}, read from the database
- * then.
+ * {@code exactlyonce.outbox.sent} and {@code exactlyonce.outbox.send_failures}, read through {@link
+ * OutboxReadings} then.
  */
 @ApplicationScoped
 class OpenTelemetryExport implements TraceExport {
 
-    private static final Logger LOG = Logger.getLogger(OpenTelemetryExport.class.getName());
     private static final String SCOPE = "org.exactlyonce";
     private static final AttributeKey<String> CONSUMER = AttributeKey.stringKey("exactlyonce.consumer");
     private static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("exactlyonce.outcome");
@@ -57,12 +47,8 @@ class OpenTelemetryExport implements TraceExport {
     @Inject
     ConsumerMetrics figures;
 
-    /**
-     * The relay, an enterprise bean, not the outbox: the exporter's thread is not the container's,
-     * where a bean that looks resources up in {@code java:comp} when it is made cannot be made.
-     */
-    @EJB
-    OutboxRelay outbox;
+    @Inject
+    OutboxReadings outbox;
 
     @PostConstruct
     void observeFigures() {
@@ -126,11 +112,9 @@ class OpenTelemetryExport implements TraceExport {
                 .setDescription("Sends of outgoing messages that failed since the server started")
                 .buildObserver();
         meter.batchCallback(
-                () -> outboxFigures().ifPresent(now -> {
+                () -> outbox.now().ifPresent(now -> {
                     backlog.record(now.backlog());
-                    oldest.record(now.oldestAge(Instant.now())
-                            .map(Duration::toSeconds)
-                            .orElse(0L));
+                    oldest.record(now.oldestSeconds());
                     failing.record(now.failing());
                     sent.record(now.sent());
                     sendFailures.record(now.sendFailures());
@@ -140,16 +124,6 @@ class OpenTelemetryExport implements TraceExport {
                 failing,
                 sent,
                 sendFailures);
-    }
-
-    /** Empty when the database does not answer: the collection goes on without the outbox's figures. */
-    private Optional<OutboxFigures> outboxFigures() {
-        try {
-            return Optional.of(outbox.figures());
-        } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.WARNING, "the outbox's figures could not be read for OpenTelemetry", e);
-            return Optional.empty();
-        }
     }
 
     @Override

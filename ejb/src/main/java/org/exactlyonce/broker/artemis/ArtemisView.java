@@ -9,11 +9,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.logging.Logger;
+import org.exactlyonce.broker.ApplicationIds;
 import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.broker.artemis.ArtemisControl.Listing;
-import org.exactlyonce.consume.MessageIds;
 
 /**
  * An ActiveMQ Artemis broker: the one inside WildFly, seen through its management beans, or a broker of
@@ -36,7 +36,7 @@ public final class ArtemisView implements BrokerView {
     private final ArtemisControl control;
     private final String queuePrefix;
     private final String topicPrefix;
-    private final MessageIds messageIds;
+    private final ApplicationIds applicationIds;
     private final BrokerConnections connections;
     private volatile String nodeId;
     private volatile long nextAskAllowed = System.nanoTime();
@@ -45,23 +45,23 @@ public final class ArtemisView implements BrokerView {
             ArtemisControl control,
             String queuePrefix,
             String topicPrefix,
-            MessageIds messageIds,
+            ApplicationIds applicationIds,
             BrokerConnections connections) {
         this.control = control;
         this.queuePrefix = queuePrefix;
         this.topicPrefix = topicPrefix;
-        this.messageIds = messageIds;
+        this.applicationIds = applicationIds;
         this.connections = connections;
     }
 
     /** WildFly's Artemis, whose addresses carry the JMS prefixes {@code jms.queue.} and {@code jms.topic.}. */
-    public static ArtemisView insideWildFly(MessageIds messageIds, BrokerConnections connections) {
-        return new ArtemisView(new JmxArtemisControl(), "jms.queue.", "jms.topic.", messageIds, connections);
+    public static ArtemisView insideWildFly(ApplicationIds applicationIds, BrokerConnections connections) {
+        return new ArtemisView(new JmxArtemisControl(), "jms.queue.", "jms.topic.", applicationIds, connections);
     }
 
     /** A broker of its own, reached through the engine's connection factory; its addresses are the JMS names. */
-    public static ArtemisView standalone(MessageIds messageIds, BrokerConnections connections) {
-        return new ArtemisView(new ManagementMessages(connections), "", "", messageIds, connections);
+    public static ArtemisView standalone(ApplicationIds applicationIds, BrokerConnections connections) {
+        return new ArtemisView(new ManagementMessages(connections), "", "", applicationIds, connections);
     }
 
     /**
@@ -101,7 +101,7 @@ public final class ArtemisView implements BrokerView {
                 .filter(address::equals)
                 .findFirst()
                 .orElseThrow(() -> new BrokerCannotTell("Artemis has no queue " + address));
-        ArtemisLook look = new ArtemisLook(messageIds::usableIdOf);
+        ArtemisLook look = new ArtemisLook(applicationIds::usableIdOf);
         try {
             addDeliveringAndScheduled(coreQueue, look);
             connections.browse(queue, message -> addBrowsed(message, look));
@@ -121,7 +121,7 @@ public final class ArtemisView implements BrokerView {
     @Override
     public Set<String> stillOnTopic(String topic, Collection<Candidate> candidates) throws BrokerCannotTell {
         String address = topic.startsWith(topicPrefix) ? topic : topicPrefix + topic;
-        ArtemisLook look = new ArtemisLook(messageIds::usableIdOf);
+        ArtemisLook look = new ArtemisLook(applicationIds::usableIdOf);
         Set<String> deadLetterAddresses = new TreeSet<>();
         try {
             for (String subscription : control.queuesOf(address)) {
@@ -184,6 +184,6 @@ public final class ArtemisView implements BrokerView {
     }
 
     private void addBrowsed(Message message, ArtemisLook look) throws JMSException {
-        look.addBrowsed(messageIds.usableIdOf(message).orElse(null), message.getJMSMessageID());
+        look.addBrowsed(applicationIds.usableIdOf(message).orElse(null), message.getJMSMessageID());
     }
 }

@@ -16,12 +16,12 @@ import java.util.Set;
 import java.util.function.Predicate;
 import javax.management.JMException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.broker.ApplicationIds;
 import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.broker.liberty.QueueLook.Browsed;
 import org.exactlyonce.broker.liberty.QueueLook.Listed;
-import org.exactlyonce.consume.MessageIds;
 
 /**
  * Open Liberty's messaging engine, as the server that hosts it sees it: in one {@link QueueLook}, the
@@ -38,7 +38,7 @@ public class MessagingEngineView implements BrokerView {
     private static final String SYSTEM_MESSAGE_ID = "JMS_IBM_System_MessageID";
 
     @Inject
-    MessageIds messageIds;
+    ApplicationIds applicationIds;
 
     @Inject
     BrokerConnections connections;
@@ -154,7 +154,7 @@ public class MessagingEngineView implements BrokerView {
             connections.browse(exceptionDestination, message -> {
                 String from = message.getStringProperty(PROBLEM_DESTINATION);
                 if (from == null || cameFromHere.test(from)) {
-                    messageIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
+                    applicationIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
                 }
             });
         }
@@ -171,7 +171,7 @@ public class MessagingEngineView implements BrokerView {
         Set<String> found = new HashSet<>();
         Set<String> systemMessageIds = new HashSet<>();
         connections.browse(queueName, message -> {
-            messageIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
+            applicationIds.usableIdOf(message).filter(wanted::contains).ifPresent(found::add);
             String systemMessageId = message.getStringProperty(SYSTEM_MESSAGE_ID);
             if (systemMessageId != null) {
                 systemMessageIds.add(systemMessageId);

@@ -9,7 +9,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.transaction.UserTransaction;
-import org.exactlyonce.consume.ProtocolStep.Step;
+import org.exactlyonce.protocol.ProtocolStep.Step;
 
 /**
  * The baseline: the same booking as {@link LedgerConsumer} in the same kind of transaction, without a

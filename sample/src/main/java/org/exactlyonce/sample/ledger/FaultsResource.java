@@ -17,7 +17,7 @@ import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import javax.sql.DataSource;
-import org.exactlyonce.consume.ProtocolStep.Step;
+import org.exactlyonce.protocol.ProtocolStep.Step;
 
 /**
  * Faults on demand, on a server with fault injection enabled: a crash at a protocol step, a consumer

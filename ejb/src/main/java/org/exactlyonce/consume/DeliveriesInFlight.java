@@ -1,4 +1,4 @@
-package org.exactlyonce.purge;
+package org.exactlyonce.consume;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
@@ -25,7 +25,7 @@ public class DeliveriesInFlight {
     private final Map<String, Map<String, Integer>> byConsumer = new ConcurrentHashMap<>();
 
     /** Registers a delivery before its ID is looked up; {@link #end} must follow. */
-    public void begin(String consumer, String messageId) {
+    void begin(String consumer, String messageId) {
         lock.readLock().lock();
         try {
             byConsumer.computeIfAbsent(consumer, c -> new ConcurrentHashMap<>()).merge(messageId, 1, Integer::sum);
@@ -34,12 +34,12 @@ public class DeliveriesInFlight {
         }
     }
 
-    public void end(String consumer, String messageId) {
+    void end(String consumer, String messageId) {
         byConsumer.get(consumer).computeIfPresent(messageId, (id, count) -> count == 1 ? null : count - 1);
     }
 
     /** Runs the action, given the consumer's IDs in flight, while no new delivery can register. */
-    <T> T whileNoneBegins(String consumer, Function<Set<String>, T> action) {
+    public <T> T whileNoneBegins(String consumer, Function<Set<String>, T> action) {
         lock.writeLock().lock();
         try {
             return action.apply(

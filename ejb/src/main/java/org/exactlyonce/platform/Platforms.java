@@ -1,4 +1,4 @@
-package org.exactlyonce.broker;
+package org.exactlyonce.platform;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -9,11 +9,14 @@ import java.util.logging.Logger;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+import org.exactlyonce.broker.ApplicationIds;
+import org.exactlyonce.broker.BrokerConnections;
+import org.exactlyonce.broker.BrokerView;
+import org.exactlyonce.broker.MessageEndpoints;
 import org.exactlyonce.broker.artemis.ArtemisView;
 import org.exactlyonce.broker.liberty.LibertyEndpoints;
 import org.exactlyonce.broker.liberty.MessagingEngineView;
 import org.exactlyonce.broker.wildfly.WildFlyEndpoints;
-import org.exactlyonce.consume.MessageIds;
 
 /**
  * Picks the broker view and the endpoint control of the server the engine runs on, by the management
@@ -32,7 +35,7 @@ class Platforms {
     BrokerChoice choice;
 
     @Inject
-    MessageIds messageIds;
+    ApplicationIds applicationIds;
 
     @Inject
     BrokerConnections connections;
@@ -43,11 +46,11 @@ class Platforms {
         if (choice.standaloneArtemis()) {
             LOG.info(() -> "exactly-once: acknowledgements are confirmed through a standalone ActiveMQ Artemis,"
                     + " asked with management messages on " + connections.connectionFactoryName());
-            return ArtemisView.standalone(messageIds, connections);
+            return ArtemisView.standalone(applicationIds, connections);
         }
         LOG.info(() -> "exactly-once: acknowledgements are confirmed through "
                 + (wildFly ? "WildFly's ActiveMQ Artemis" : "Open Liberty's messaging engine"));
-        return wildFly ? ArtemisView.insideWildFly(messageIds, connections) : liberty.get();
+        return wildFly ? ArtemisView.insideWildFly(applicationIds, connections) : liberty.get();
     }
 
     @Produces

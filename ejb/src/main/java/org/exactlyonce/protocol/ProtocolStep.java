@@ -1,4 +1,4 @@
-package org.exactlyonce.consume;
+package org.exactlyonce.protocol;
 
 import jakarta.jms.Message;
 

@@ -1,4 +1,4 @@
-package org.exactlyonce.broker;
+package org.exactlyonce.platform;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
