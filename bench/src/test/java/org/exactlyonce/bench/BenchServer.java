@@ -52,13 +52,13 @@ final class BenchServer {
     void queueCredits(String account, int count, boolean atLeastOnce) {
         String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"atLeastOnce\":%b}"
                 .formatted(account, count, atLeastOnce);
-        expect(200, post("/ledger/api/credits/bulk", bulk, CLERK));
+        expect(200, post("/ledger/api/test-credits/bulk", bulk, CLERK));
     }
 
     /** Queues credits of 1 to the account for the consumer that sends a receipt of each through the outbox. */
     void queueCreditsWithReceipts(String account, int count) {
         String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"withReceipts\":true}".formatted(account, count);
-        expect(200, post("/ledger/api/credits/bulk", bulk, CLERK));
+        expect(200, post("/ledger/api/test-credits/bulk", bulk, CLERK));
     }
 
     /** Queues credits of 1 to the account for the XA consumer. */

@@ -285,6 +285,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
                 transaction.rollback();
                 return dropDuplicate(messageId, message, began); // acknowledged, without effect
             }
+            steps.fire(new ProtocolStep(Step.BEFORE_PROCESS, consumer, messageId, message));
             process(message); // 4. the application's writes, in the same transaction
             steps.fire(new ProtocolStep(Step.BEFORE_COMMIT, consumer, messageId, message));
             transaction.commit(); // 5. commit: ID and effect become durable together

@@ -4,8 +4,9 @@ import jakarta.jms.Message;
 
 /**
  * A CDI event fired when a delivery, or the purge, reaches a point of the protocol where a crash
- * matters. It exists so tests can crash the server at exactly that point; production code has no
- * reason to observe it.
+ * matters. It exists so tests can crash the server at exactly that point, or fail a delivery there:
+ * an observer runs on the delivering thread, in the delivery's transaction, and what it throws fails
+ * the delivery as a failure of processing would. Production code has no reason to observe it.
  *
  * @param step the point reached
  * @param consumer the consumer's name; for the outbox's step, the destination
@@ -16,6 +17,8 @@ public record ProtocolStep(Step step, String consumer, String messageId, Message
 
     /** The points of the protocol that the crash matrix names. */
     public enum Step {
+        /** The message's ID is recorded in the delivery's transaction; processing is about to run. */
+        BEFORE_PROCESS,
         /** Processing has run; the transaction is about to commit. */
         BEFORE_COMMIT,
         /** The transaction committed; the container has not acknowledged the message yet. */

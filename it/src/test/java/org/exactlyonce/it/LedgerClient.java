@@ -55,12 +55,17 @@ final class LedgerClient {
         this.baseUrl = baseUrl;
     }
 
+    /** Sends a plain credit through the sample's own API, as a user's client would. */
     void sendCredit(String messageId, String account, long amount) {
-        sendCredit(Json.createObjectBuilder()
-                .add("messageId", messageId)
-                .add("account", account)
-                .add("amount", amount)
-                .build());
+        expect(
+                202,
+                post(
+                        "/ledger/api/credits",
+                        Json.createObjectBuilder()
+                                .add("messageId", messageId)
+                                .add("account", account)
+                                .add("amount", amount)
+                                .build()));
     }
 
     /** A credit order whose processing fails on every delivery, so that the consumer parks it. */
@@ -89,11 +94,11 @@ final class LedgerClient {
 
     /** Publishes a credit order on the credit events topic, which both subscribers read. */
     void publishCredit(JsonObject order) {
-        expect(202, post("/ledger/api/credits?topic=true", order));
+        expect(202, post("/ledger/api/test-credits?topic=true", order));
     }
 
     void sendCredit(JsonObject order) {
-        HttpResponse<String> response = post("/ledger/api/credits", order);
+        HttpResponse<String> response = post("/ledger/api/test-credits", order);
         expect(202, response);
     }
 
@@ -102,7 +107,7 @@ final class LedgerClient {
      * receipts' consumer books to {@code receipts-<account>}.
      */
     void sendCreditWithReceipt(JsonObject order) {
-        expect(202, post("/ledger/api/credits?receipt=true", order));
+        expect(202, post("/ledger/api/test-credits?receipt=true", order));
     }
 
     /** Writes a text message for the named queue to the outbox; answers its ID. */
@@ -126,7 +131,7 @@ final class LedgerClient {
         expect(
                 202,
                 post(
-                        "/ledger/api/credits?audit=true",
+                        "/ledger/api/test-credits?audit=true",
                         Json.createObjectBuilder()
                                 .add("messageId", messageId)
                                 .add("account", account)
@@ -135,7 +140,7 @@ final class LedgerClient {
     }
 
     JsonObject sendBulk(JsonObject bulk) {
-        HttpResponse<String> response = post("/ledger/api/credits/bulk", bulk);
+        HttpResponse<String> response = post("/ledger/api/test-credits/bulk", bulk);
         expect(200, response);
         return parse(response.body()).asJsonObject();
     }
@@ -147,7 +152,7 @@ final class LedgerClient {
     Optional<JsonObject> trySendBulk(JsonObject bulk) {
         HttpResponse<String> response;
         try {
-            response = post("/ledger/api/credits/bulk", bulk);
+            response = post("/ledger/api/test-credits/bulk", bulk);
         } catch (IllegalStateException noAnswer) {
             System.out.println("bulk order not sent: " + noAnswer.getMessage());
             return Optional.empty();

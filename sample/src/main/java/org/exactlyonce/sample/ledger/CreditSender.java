@@ -15,28 +15,16 @@ public class CreditSender {
     @Resource(lookup = CreditQueues.CREDITS)
     Queue credits;
 
-    @Resource(lookup = CreditQueues.AT_LEAST_ONCE_CREDITS)
-    Queue atLeastOnceCredits;
-
     @Resource(lookup = CreditQueues.CREDITS_WITH_RECEIPTS)
     Queue creditsWithReceipts;
 
     /** Sends to the exactly-once consumer. */
     public void send(CreditOrder order) {
-        send(order, credits);
-    }
-
-    /** Sends to the baseline consumer without a processed-ID table. */
-    public void sendAtLeastOnce(CreditOrder order) {
-        send(order, atLeastOnceCredits);
+        CreditOrders.send(connectionFactory, credits, order);
     }
 
     /** Sends to the consumer that books it and sends a receipt through the outbox. */
     public void sendWithReceipt(CreditOrder order) {
-        send(order, creditsWithReceipts);
-    }
-
-    private void send(CreditOrder order, Queue queue) {
-        CreditOrders.send(connectionFactory, queue, order);
+        CreditOrders.send(connectionFactory, creditsWithReceipts, order);
     }
 }

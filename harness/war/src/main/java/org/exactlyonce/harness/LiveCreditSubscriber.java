@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -8,13 +8,13 @@ import jakarta.jms.MessageListener;
 
 /**
  * A non-durable subscription to the credit events: books to {@code live-<account>} the events published
- * while it is connected. It honours no fault injection: a halted server ends a non-durable subscription,
- * and with it the subscriber's claim to the messages in flight.
+ * while it is connected: a halted server ends a non-durable subscription, and with it the subscriber's
+ * claim to the messages in flight.
  */
 @MessageDriven(
         messageListenerInterface = MessageListener.class,
         activationConfig = {
-            @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = CreditQueues.CREDIT_EVENTS),
+            @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = TestQueues.CREDIT_EVENTS),
             @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Topic"),
             @ActivationConfigProperty(propertyName = "subscriptionDurability", propertyValue = "NonDurable"),
         })
@@ -24,10 +24,5 @@ public class LiveCreditSubscriber extends CreditSubscriber {
     @Override
     String accountPrefix() {
         return "live-";
-    }
-
-    @Override
-    boolean honoursFaults() {
-        return false;
     }
 }

@@ -1,10 +1,10 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.jms.ConnectionFactory;
-import jakarta.jms.Queue;
+import org.exactlyonce.sample.ledger.CreditOrder;
+import org.exactlyonce.sample.ledger.CreditOrders;
+import org.exactlyonce.sample.ledger.Ledger;
 
 /**
  * The audit copy of credit orders, for the tests of consumer identity: the audit consumer books each
@@ -16,22 +16,12 @@ public class AuditTrail {
     /** The audit queue's JNDI name. */
     public static final String QUEUE = "jms/ledger/Audit";
 
-    @Resource(lookup = CreditQueues.CONNECTION_FACTORY)
-    ConnectionFactory connectionFactory;
-
-    @Resource(lookup = QUEUE)
-    Queue audit;
-
     @Inject
     Ledger ledger;
-
-    void send(CreditOrder order) {
-        CreditOrders.send(connectionFactory, audit, order);
-    }
 
     /** Books an order's audit credit in the caller's transaction. */
     public void book(String json) {
         CreditOrder order = CreditOrders.fromJson(json);
-        ledger.book(new CreditOrder(order.messageId(), "audit-" + order.account(), order.amount(), null));
+        ledger.book(new CreditOrder(order.messageId(), "audit-" + order.account(), order.amount()));
     }
 }

@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.exactlyonce.sample.ledger.CreditQueues;
 
 /**
  * Sends messages a well-behaved producer never would — no ID, an empty or huge one, a type the

@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,24 +63,24 @@ public class FaultInjection {
      * Fails the first attempts of a message as deadlocks, its first deliveries, or every delivery until
      * the time it names, as many as it asks for, after the delay it asks for.
      */
-    void failOrDelayIfAsked(CreditOrder order, Message message)
+    void failOrDelayIfAsked(TestCredit credit, Message message)
             throws JMSException, InterruptedException, SQLException {
-        if (enabled && order.faults() != null) {
-            Thread.sleep(order.faults().processMillis());
-            failAsADeadlockIfAsked(order);
+        if (enabled && credit.faults() != null) {
+            Thread.sleep(credit.faults().processMillis());
+            failAsADeadlockIfAsked(credit);
             int delivery = message.getIntProperty("JMSXDeliveryCount");
-            if (System.currentTimeMillis() < order.faults().failUntilEpochMilli()) {
-                throw new IllegalStateException("fault injection: message " + order.messageId() + " fails until "
-                        + Instant.ofEpochMilli(order.faults().failUntilEpochMilli()));
+            if (System.currentTimeMillis() < credit.faults().failUntilEpochMilli()) {
+                throw new IllegalStateException("fault injection: message " + credit.messageId() + " fails until "
+                        + Instant.ofEpochMilli(credit.faults().failUntilEpochMilli()));
             }
-            if (delivery <= order.faults().failDeliveries()) {
+            if (delivery <= credit.faults().failDeliveries()) {
                 throw new IllegalStateException("fault injection: delivery " + delivery + " of message "
-                        + order.messageId() + " fails as asked");
+                        + credit.messageId() + " fails as asked");
             }
         }
     }
 
-    private void failAsADeadlockIfAsked(CreditOrder order) throws SQLException {
+    private void failAsADeadlockIfAsked(TestCredit order) throws SQLException {
         if (order.faults().deadlocks() == 0) {
             return;
         }
@@ -92,7 +93,17 @@ public class FaultInjection {
         }
     }
 
+    /**
+     * Every exactly-once consumer's delivery, the sample's among them, meets its credit's faults where
+     * the engine is about to process it, and halts at the step it names.
+     */
     void onStep(@Observes ProtocolStep reached) throws Exception {
+        if (enabled && reached.step() == Step.BEFORE_PROCESS) {
+            Optional<TestCredit> credit = TestCredit.in(reached.message());
+            if (credit.isPresent()) {
+                failOrDelayIfAsked(credit.get(), reached.message());
+            }
+        }
         reached(reached.step(), reached.consumer(), reached.messageId(), reached.message());
     }
 
@@ -108,14 +119,11 @@ public class FaultInjection {
         if (armed.compareAndSet(step, null)) {
             halt(step, consumer + (messageId == null ? "" : " message " + messageId));
         }
-        if (message != null) {
-            CreditOrder order = CreditOrders.fromJson(message.getBody(String.class));
-            if (order.faults() != null
-                    && step.name().equals(order.faults().crashAt())
-                    && firstCrash(consumer, messageId, step)) {
-                Thread.sleep(order.faults().pauseMillis());
-                halt(step, consumer + " message " + messageId);
-            }
+        Optional<TestCredit.Faults> faults =
+                message == null ? Optional.empty() : TestCredit.in(message).map(TestCredit::faults);
+        if (faults.isPresent() && step.name().equals(faults.get().crashAt()) && firstCrash(consumer, messageId, step)) {
+            Thread.sleep(faults.get().pauseMillis());
+            halt(step, consumer + " message " + messageId);
         }
     }
 

@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -10,7 +10,7 @@ import jakarta.jms.MessageListener;
 @MessageDriven(
         messageListenerInterface = MessageListener.class,
         activationConfig = {
-            @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = CreditQueues.CREDIT_EVENTS),
+            @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = TestQueues.CREDIT_EVENTS),
             @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Topic"),
             @ActivationConfigProperty(propertyName = "subscriptionDurability", propertyValue = "Durable"),
             @ActivationConfigProperty(propertyName = "clientId", propertyValue = "ledger-first"),

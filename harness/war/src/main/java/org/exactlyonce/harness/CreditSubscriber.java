@@ -1,9 +1,12 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
 import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.sample.ledger.CreditOrder;
+import org.exactlyonce.sample.ledger.CreditOrders;
+import org.exactlyonce.sample.ledger.Ledger;
 
 /**
  * A subscriber to the credit events topic, for the tests of topic consumers: each books every event to
@@ -15,16 +18,8 @@ public abstract class CreditSubscriber extends AbstractExactlyOnceConsumer {
     @Inject
     Ledger ledger;
 
-    @Inject
-    FaultInjection faults;
-
     /** What this subscriber's accounts begin with. */
     abstract String accountPrefix();
-
-    /** Whether a credit order's faults (failures, a halt) apply to this subscriber. */
-    boolean honoursFaults() {
-        return true;
-    }
 
     @Override
     protected boolean accepts(Message message) {
@@ -34,9 +29,6 @@ public abstract class CreditSubscriber extends AbstractExactlyOnceConsumer {
     @Override
     protected void process(Message message) throws Exception {
         CreditOrder order = CreditOrders.fromJson(message.getBody(String.class));
-        if (honoursFaults()) {
-            faults.failOrDelayIfAsked(order, message);
-        }
-        ledger.book(new CreditOrder(order.messageId(), accountPrefix() + order.account(), order.amount(), null));
+        ledger.book(new CreditOrder(order.messageId(), accountPrefix() + order.account(), order.amount()));
     }
 }

@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
@@ -10,9 +10,10 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.transaction.UserTransaction;
 import org.exactlyonce.protocol.ProtocolStep.Step;
+import org.exactlyonce.sample.ledger.Ledger;
 
 /**
- * The baseline: the same booking as {@link LedgerConsumer} in the same kind of transaction, without a
+ * The baseline: the same booking as the sample's {@code LedgerConsumer} in the same kind of transaction, without a
  * processed-ID table. It is what the engine improves on: a crash between its commit and the
  * acknowledgement books the redelivered credit twice, which the crash suite must be able to see.
  */
@@ -20,7 +21,7 @@ import org.exactlyonce.protocol.ProtocolStep.Step;
         activationConfig = {
             @ActivationConfigProperty(
                     propertyName = "destinationLookup",
-                    propertyValue = CreditQueues.AT_LEAST_ONCE_CREDITS),
+                    propertyValue = TestQueues.AT_LEAST_ONCE_CREDITS),
             @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue")
         })
 @TransactionManagement(TransactionManagementType.BEAN)
@@ -38,13 +39,13 @@ public class AtLeastOnceConsumer implements MessageListener {
     @Override
     public void onMessage(Message message) {
         try {
-            CreditOrder order = CreditOrders.fromJson(message.getBody(String.class));
+            TestCredit credit = TestCredit.in(message).orElseThrow(() -> new IllegalArgumentException("no credit"));
             transaction.begin();
-            faults.failOrDelayIfAsked(order, message);
-            ledger.book(order);
-            faults.reached(Step.BEFORE_COMMIT, getClass().getSimpleName(), order.messageId(), message);
+            faults.failOrDelayIfAsked(credit, message);
+            ledger.book(credit.order());
+            faults.reached(Step.BEFORE_COMMIT, getClass().getSimpleName(), credit.messageId(), message);
             transaction.commit();
-            faults.reached(Step.AFTER_COMMIT, getClass().getSimpleName(), order.messageId(), message);
+            faults.reached(Step.AFTER_COMMIT, getClass().getSimpleName(), credit.messageId(), message);
         } catch (Exception e) {
             rollback();
             throw new IllegalStateException("booking failed, the broker will redeliver", e);

@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.ledger;
+package org.exactlyonce.harness;
 
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.exactlyonce.sample.ledger.CreditQueues;
 
 /**
  * The credit messages the broker gave up on after its maximum number of deliveries. With fault
@@ -39,7 +40,7 @@ public class DeadLettersResource {
     @JMSConnectionFactory(CreditQueues.CONNECTION_FACTORY)
     JMSContext jms;
 
-    @Resource(lookup = CreditQueues.FAILED_CREDITS)
+    @Resource(lookup = TestQueues.FAILED_CREDITS)
     Queue failedCredits;
 
     @Inject

@@ -1,4 +1,4 @@
-package org.exactlyonce.sample.audit;
+package org.exactlyonce.harness.audit;
 
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
-import org.exactlyonce.sample.ledger.AuditTrail;
+import org.exactlyonce.harness.AuditTrail;
 
 /**
  * A second consumer whose class has the same simple name as the ledger's, in another package, on a

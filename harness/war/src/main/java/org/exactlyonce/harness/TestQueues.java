@@ -1,0 +1,16 @@
+package org.exactlyonce.harness;
+
+/** JNDI names of the harness's messaging resources, beside the sample's, defined in the server configuration. */
+final class TestQueues {
+
+    /** Credit orders for {@link AtLeastOnceConsumer}, the baseline without a processed-ID table. */
+    static final String AT_LEAST_ONCE_CREDITS = "jms/ledger/CreditsAtLeastOnce";
+
+    /** The exception destination of the sample's credits queue: messages the broker gave up on. */
+    static final String FAILED_CREDITS = "jms/ledger/FailedCredits";
+
+    /** Credit events, a topic: each {@link CreditSubscriber} books every one. */
+    static final String CREDIT_EVENTS = "jms/ledger/CreditEvents";
+
+    private TestQueues() {}
+}
