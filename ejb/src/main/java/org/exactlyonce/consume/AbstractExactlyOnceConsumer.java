@@ -49,16 +49,22 @@ import org.exactlyonce.telemetry.Telemetry;
  * the interfaces the bean class itself declares, not at inherited ones (WFLYEJB0094 otherwise).
  *
  * <pre>{@code
- * @MessageDriven(messageListenerInterface = MessageListener.class, activationConfig = {
- *     @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = "jms/ledger/Credits"),
- *     @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue")})
- * @TransactionManagement(TransactionManagementType.BEAN)
- * public class CreditConsumer extends AbstractExactlyOnceConsumer {
- *     @PersistenceContext EntityManager ledger;
+ * @MessageDriven(
+ *         messageListenerInterface = MessageListener.class,
+ *         activationConfig = {
+ *             @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = "jms/orders"),
+ *             @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue")
+ *         })
+ * @TransactionManagement(TransactionManagementType.BEAN) // required on your class: it is not inherited
+ * public class OrderConsumer extends AbstractExactlyOnceConsumer {
+ *
+ *     @PersistenceContext(unitName = "orders")
+ *     EntityManager orders;
  *
  *     @Override
  *     protected void process(Message message) throws Exception {
- *         ledger.persist(new Credit(message.getBody(CreditOrder.class)));
+ *         orders.persist(new Order(message.getBody(String.class)));
+ *         orders.flush(); // a database failure surfaces here, with its SQLState, not at the commit
  *     }
  * }
  * }</pre>
@@ -338,18 +344,10 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /** After a failure: parks a bad or poison message, or has the broker redeliver it by throwing. */
     private void parkOrRedeliver(String messageId, Message message, Exception failure) {
-        if (failure instanceof InvalidMessageException invalid) {
-            park(messageId, message, invalid.reason(), invalid.getMessage());
-            return;
-        }
         int delivery = deliveryCount(message);
-        if (delivery >= settings.parkAfterDeliveries()) {
-            park(
-                    messageId,
-                    message,
-                    ParkReason.KEEPS_FAILING,
-                    "processing failed on delivery " + delivery + " of " + settings.parkAfterDeliveries() + ": "
-                            + failure);
+        Optional<DeliverySettings.Parking> parking = settings.parkingAfter(failure, delivery);
+        if (parking.isPresent()) {
+            park(messageId, message, parking.get().reason(), parking.get().detail());
             return;
         }
         telemetry.counted(consumer, Outcome.FAILED);

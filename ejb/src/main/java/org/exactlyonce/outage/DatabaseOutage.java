@@ -15,10 +15,8 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.logging.Logger;
 import javax.management.JMException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -57,11 +55,7 @@ public class DatabaseOutage {
     @ConfigProperty(name = "exactlyonce.outage.probe-interval", defaultValue = "PT2S")
     Duration probeInterval;
 
-    private final Clock clock = Clock.systemUTC();
-    private final Set<String> pausing = new LinkedHashSet<>();
-    private final Set<String> paused = new LinkedHashSet<>();
-    /** Written under this bean's lock, read without it: every delivery asks {@link #isDown} first. */
-    private volatile Instant downSince;
+    private final OutageState state = new OutageState(Clock.systemUTC());
 
     /** What is unusable in the outage's settings; empty when they can be used. */
     public List<String> problems() {
@@ -85,13 +79,12 @@ public class DatabaseOutage {
 
     /** Whether the database is down, as a probe confirmed; deliveries then hold before they try. */
     public boolean isDown() {
-        return downSince != null;
+        return state.isDown();
     }
 
     /** Records that the database is down, as a probe confirmed; starts the probing unless it runs already. */
-    public synchronized void reportDown() {
-        if (downSince == null) {
-            downSince = clock.instant();
+    public void reportDown() {
+        if (state.down()) {
             LOG.warning(
                     () -> "exactly-once: the database is unavailable; consumers hold their deliveries, probing every "
                             + probeInterval);
@@ -104,16 +97,8 @@ public class DatabaseOutage {
      *
      * @return whether it is back
      */
-    public synchronized boolean awaitBack(Duration atMost) throws InterruptedException {
-        long deadline = System.nanoTime() + atMost.toNanos();
-        while (downSince != null) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            wait(Math.max(1, left / 1_000_000));
-        }
-        return true;
+    public boolean awaitBack(Duration atMost) throws InterruptedException {
+        return state.awaitBack(atMost);
     }
 
     /**
@@ -121,16 +106,16 @@ public class DatabaseOutage {
      * is paused until the database is back. Pausing waits for the deliveries in progress, so it runs on
      * a timer's thread of its own.
      */
-    public synchronized void handingBack(String consumerBean) {
+    public void handingBack(String consumerBean) {
         endpoints
                 .endpointOf(consumerBean)
-                .filter(endpoint -> downSince != null && !paused.contains(endpoint) && pausing.add(endpoint))
+                .filter(state::claimForPause)
                 .ifPresent(endpoint -> timers.createSingleActionTimer(0, new TimerConfig(endpoint, false)));
     }
 
     /** Since when the database is down, as the consumers found it; empty while it is up. */
-    public synchronized Optional<Instant> downSince() {
-        return Optional.ofNullable(downSince);
+    public Optional<Instant> downSince() {
+        return state.downSince();
     }
 
     @Timeout
@@ -154,21 +139,12 @@ public class DatabaseOutage {
     private void pause(String endpoint) {
         try {
             endpoints.pause(endpoint);
-        } catch (JMException e) {
+        } catch (JMException | RuntimeException e) {
+            state.pauseEnded(endpoint, false);
             LOG.warning(() -> "exactly-once: could not pause message endpoint " + endpoint + ": " + e);
             return;
-        } finally {
-            synchronized (this) {
-                pausing.remove(endpoint);
-            }
         }
-        boolean backMeanwhile;
-        synchronized (this) {
-            backMeanwhile = downSince == null;
-            if (!backMeanwhile) {
-                paused.add(endpoint);
-            }
-        }
+        boolean backMeanwhile = state.pauseEnded(endpoint, true);
         LOG.warning(() -> "exactly-once: paused message endpoint " + endpoint + " while the database is down");
         if (backMeanwhile) {
             resume(endpoint);
@@ -176,17 +152,10 @@ public class DatabaseOutage {
     }
 
     private void back() {
-        Set<String> toResume;
-        Duration outage;
-        synchronized (this) {
-            toResume = new LinkedHashSet<>(paused);
-            paused.clear();
-            outage = Duration.between(downSince, clock.instant());
-            downSince = null;
-            notifyAll();
-        }
-        LOG.warning(() -> "exactly-once: the database is back after " + outage.toMillis() + " ms");
-        toResume.forEach(this::resume);
+        OutageState.Recovery recovery = state.back();
+        LOG.warning(() ->
+                "exactly-once: the database is back after " + recovery.outage().toMillis() + " ms");
+        recovery.toResume().forEach(this::resume);
     }
 
     private void resume(String endpoint) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Optional;
+import org.exactlyonce.park.ParkReason;
 import org.junit.jupiter.api.Test;
 
 class DeliverySettingsTest {
@@ -32,6 +34,34 @@ class DeliverySettingsTest {
         ids.idProperty = " ";
 
         assertTrue(ids.problems().get(0).contains("exactlyonce.message-id.property"));
+    }
+
+    @Test
+    void anInvalidMessageIsParkedAtOnceWithTheReasonItCarries() {
+        var parking = settings(5, Duration.ZERO)
+                .parkingAfter(new InvalidMessageException(ParkReason.MISSING_ID, "no ID"), 1)
+                .orElseThrow();
+
+        assertEquals(ParkReason.MISSING_ID, parking.reason());
+        assertEquals("no ID", parking.detail());
+    }
+
+    @Test
+    void aMessageWhoseProcessingFailsIsRedeliveredBeforeItsLastDelivery() {
+        DeliverySettings settings = settings(3, Duration.ZERO);
+
+        assertEquals(Optional.empty(), settings.parkingAfter(new IllegalStateException("boom"), 1));
+        assertEquals(Optional.empty(), settings.parkingAfter(new IllegalStateException("boom"), 2));
+    }
+
+    @Test
+    void aMessageWhoseProcessingFailsOnItsLastDeliveryIsParkedAsKeepsFailingWithTheFailure() {
+        var parking = settings(3, Duration.ZERO)
+                .parkingAfter(new IllegalStateException("boom"), 3)
+                .orElseThrow();
+
+        assertEquals(ParkReason.KEEPS_FAILING, parking.reason());
+        assertEquals("processing failed on delivery 3 of 3: java.lang.IllegalStateException: boom", parking.detail());
     }
 
     private static DeliverySettings settings(int parkAfterDeliveries, Duration holdDelivery) {

@@ -451,7 +451,8 @@ final class LedgerClient {
         }
     }
 
-    private HttpResponse<String> post(String path, JsonObject body) {
+    /** Posts JSON to a path of the server, as the clerk. */
+    HttpResponse<String> post(String path, JsonObject body) {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")
                 .header("Authorization", CLERK)
