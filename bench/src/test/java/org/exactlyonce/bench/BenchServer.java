@@ -48,11 +48,18 @@ final class BenchServer {
         this.serverDir = serverDir;
     }
 
-    /** Queues credits of 1 to the account for the exactly-once or the at-least-once consumer. */
+    /**
+     * Queues credits of 1 to the account for the exactly-once consumer, through the sample's API, or for
+     * the at-least-once consumer, through the test harness's (the part scale's servers have only the
+     * sample's queues).
+     */
     void queueCredits(String account, int count, boolean atLeastOnce) {
-        String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"atLeastOnce\":%b}"
-                .formatted(account, count, atLeastOnce);
-        expect(200, post("/ledger/api/test-credits/bulk", bulk, CLERK));
+        String credits = "\"account\":\"%s\",\"count\":%d,\"amount\":1".formatted(account, count);
+        if (atLeastOnce) {
+            expect(200, post("/ledger/api/test-credits/bulk", "{" + credits + ",\"atLeastOnce\":true}", CLERK));
+        } else {
+            expect(200, post("/ledger/api/credits/bulk", "{" + credits + "}", CLERK));
+        }
     }
 
     /** Queues credits of 1 to the account for the consumer that sends a receipt of each through the outbox. */
