@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.transaction.UserTransaction;
+import java.util.Optional;
 import org.exactlyonce.protocol.ProtocolStep.Step;
 import org.exactlyonce.sample.ledger.Ledger;
 
@@ -43,9 +44,9 @@ public class AtLeastOnceConsumer implements MessageListener {
             transaction.begin();
             faults.failOrDelayIfAsked(credit, message);
             ledger.book(credit.order());
-            faults.reached(Step.BEFORE_COMMIT, getClass().getSimpleName(), credit.messageId(), message);
+            faults.reached(Step.BEFORE_COMMIT, getClass().getSimpleName(), credit.messageId(), Optional.of(credit));
             transaction.commit();
-            faults.reached(Step.AFTER_COMMIT, getClass().getSimpleName(), credit.messageId(), message);
+            faults.reached(Step.AFTER_COMMIT, getClass().getSimpleName(), credit.messageId(), Optional.of(credit));
         } catch (Exception e) {
             rollback();
             throw new IllegalStateException("booking failed, the broker will redeliver", e);

@@ -9,7 +9,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.QueueBrowser;
-import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -63,7 +62,7 @@ public class DeadLettersResource {
     @POST
     @Path("{messageId}")
     public Response put(@PathParam("messageId") String messageId) {
-        requireFaultInjection();
+        faults.refuseUnlessEnabled();
         jms.createProducer().setProperty("messageId", messageId).send(failedCredits, "a copy of " + messageId);
         return Response.noContent().build();
     }
@@ -72,7 +71,7 @@ public class DeadLettersResource {
     @DELETE
     @Path("{messageId}")
     public Response take(@PathParam("messageId") String messageId) {
-        requireFaultInjection();
+        faults.refuseUnlessEnabled();
         try (JMSConsumer consumer =
                 jms.createConsumer(failedCredits, "messageId = '" + messageId.replace("'", "''") + "'")) {
             while (consumer.receive(RECEIVE_MILLIS) != null) {
@@ -80,12 +79,6 @@ public class DeadLettersResource {
             }
         }
         return Response.noContent().build();
-    }
-
-    private void requireFaultInjection() {
-        if (!faults.isEnabled()) {
-            throw new BadRequestException("fault injection is disabled on this server");
-        }
     }
 
     private static Map<String, String> propertiesOf(Message message) throws JMSException {

@@ -5,6 +5,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import jakarta.ws.rs.BadRequestException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +50,15 @@ public class FaultInjection {
     /** A step at which the next delivery or purge halts the server; a restart forgets it. */
     private final AtomicReference<Step> armed = new AtomicReference<>();
 
-    boolean isEnabled() {
-        return enabled;
+    /**
+     * Refuses a request that needs fault injection on a server without it.
+     *
+     * @throws BadRequestException unless the server enables fault injection
+     */
+    void refuseUnlessEnabled() {
+        if (!enabled) {
+            throw new BadRequestException("fault injection is disabled on this server");
+        }
     }
 
     /** Halts the server the next time any delivery or purge reaches the step. */
@@ -98,29 +106,31 @@ public class FaultInjection {
      * the engine is about to process it, and halts at the step it names.
      */
     void onStep(@Observes ProtocolStep reached) throws Exception {
-        if (enabled && reached.step() == Step.BEFORE_PROCESS) {
-            Optional<TestCredit> credit = TestCredit.in(reached.message());
-            if (credit.isPresent()) {
-                failOrDelayIfAsked(credit.get(), reached.message());
-            }
+        if (!enabled) {
+            return;
         }
-        reached(reached.step(), reached.consumer(), reached.messageId(), reached.message());
+        Optional<TestCredit> credit = reached.message() == null ? Optional.empty() : TestCredit.in(reached.message());
+        if (reached.step() == Step.BEFORE_PROCESS && credit.isPresent()) {
+            failOrDelayIfAsked(credit.get(), reached.message());
+        }
+        reached(reached.step(), reached.consumer(), reached.messageId(), credit);
     }
 
     /**
-     * Halts the JVM, as {@code kill -9} would, when the step is armed, or when it is the one a message
-     * names, the first time that message reaches it and after the pause it asks for (during which the
-     * delivery is in flight).
+     * Halts the JVM, as {@code kill -9} would, when the step is armed, or when it is the one a message's
+     * credit names, the first time that message reaches it and after the pause it asks for (during
+     * which the delivery is in flight).
+     *
+     * @param credit the delivered message's credit; empty for the purge's and the outbox's steps
      */
-    void reached(Step step, String consumer, String messageId, Message message) throws Exception {
+    void reached(Step step, String consumer, String messageId, Optional<TestCredit> credit) throws Exception {
         if (!enabled) {
             return;
         }
         if (armed.compareAndSet(step, null)) {
             halt(step, consumer + (messageId == null ? "" : " message " + messageId));
         }
-        Optional<TestCredit.Faults> faults =
-                message == null ? Optional.empty() : TestCredit.in(message).map(TestCredit::faults);
+        Optional<TestCredit.Faults> faults = credit.map(TestCredit::faults);
         if (faults.isPresent() && step.name().equals(faults.get().crashAt()) && firstCrash(consumer, messageId, step)) {
             Thread.sleep(faults.get().pauseMillis());
             halt(step, consumer + " message " + messageId);

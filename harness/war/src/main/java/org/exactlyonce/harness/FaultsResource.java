@@ -37,7 +37,7 @@ public class FaultsResource {
     @POST
     @Path("/crash")
     public Response armCrash(CrashRequest request) {
-        enabledOrRefused();
+        faults.refuseUnlessEnabled();
         try {
             faults.arm(Step.valueOf(request.step()));
         } catch (IllegalArgumentException | NullPointerException e) {
@@ -54,7 +54,7 @@ public class FaultsResource {
     @POST
     @Path("/foreign-consumer")
     public Response recordForeignConsumer(ForeignConsumer foreign) throws SQLException {
-        enabledOrRefused();
+        faults.refuseUnlessEnabled();
         try (Connection connection = database.getConnection();
                 PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_CONSUMER"
                         + " (CONSUMER, DESTINATION_TYPE, DESTINATION, REGISTERED_AT) VALUES (?, 'QUEUE', ?, ?)")) {
@@ -70,19 +70,13 @@ public class FaultsResource {
     @DELETE
     @Path("/foreign-consumer")
     public Response forgetConsumer(@QueryParam("consumer") String consumer) throws SQLException {
-        enabledOrRefused();
+        faults.refuseUnlessEnabled();
         try (Connection connection = database.getConnection();
                 PreparedStatement delete = connection.prepareStatement("DELETE FROM EO_CONSUMER WHERE CONSUMER = ?")) {
             delete.setString(1, consumer);
             delete.executeUpdate();
         }
         return Response.noContent().build();
-    }
-
-    private void enabledOrRefused() {
-        if (!faults.isEnabled()) {
-            throw new BadRequestException("fault injection is disabled on this server");
-        }
     }
 
     /** Where to crash. */

@@ -86,8 +86,8 @@ public class TestCreditsResource {
     }
 
     private void refuseFaultsUnlessEnabled(TestCredit.Faults faults) {
-        if (faults != null && !faultInjection.isEnabled()) {
-            throw new BadRequestException("fault injection is disabled on this server");
+        if (faults != null) {
+            faultInjection.refuseUnlessEnabled();
         }
     }
 

@@ -51,9 +51,7 @@ public class TestMessagesResource {
      */
     @POST
     public Response send(RawMessage raw) throws JMSException {
-        if (!faults.isEnabled()) {
-            throw new BadRequestException("fault injection is disabled on this server");
-        }
+        faults.refuseUnlessEnabled();
         String body = padded(raw.body() == null ? "" : raw.body(), raw.padTo());
         Message message = switch (raw.type() == null ? "text" : raw.type()) {
             case "text" -> jms.createTextMessage(raw.body() == null ? null : body);
@@ -80,9 +78,7 @@ public class TestMessagesResource {
     @Path("/outbox")
     @Produces(MediaType.TEXT_PLAIN)
     public String sendThroughOutbox(OutboxMessage message) throws SQLException {
-        if (!faults.isEnabled()) {
-            throw new BadRequestException("fault injection is disabled on this server");
-        }
+        faults.refuseUnlessEnabled();
         if (message == null || message.queue() == null || message.queue().isBlank()) {
             throw new BadRequestException("name the queue");
         }

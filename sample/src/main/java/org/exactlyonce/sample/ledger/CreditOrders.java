@@ -13,7 +13,7 @@ public final class CreditOrders {
 
     private CreditOrders() {}
 
-    public static String toJson(Object order) {
+    public static String toJson(CreditOrder order) {
         return JSON.toJson(order);
     }
 
