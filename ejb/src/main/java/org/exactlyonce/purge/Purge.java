@@ -15,16 +15,13 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.logging.Logger;
-import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.broker.BrokerView.Candidate;
 import org.exactlyonce.consume.ConsumerDestination;
@@ -80,12 +77,6 @@ public class Purge {
     @Inject
     ConsumerMetrics metrics;
 
-    /**
-     * How many pages of IDs one look at the broker serves. A look lists the queue's messages in flight
-     * and browses the whole queue, so it costs in proportion to the queue's depth, not to the page.
-     */
-    private static final int PAGES_PER_LOOK = 50;
-
     private final Clock clock = Clock.systemUTC();
     private volatile PurgeReport lastRun;
 
@@ -113,29 +104,13 @@ public class Purge {
 
     /** Runs a purge now; a run already going on finishes first. */
     public synchronized PurgeReport purgeNow() {
-        Instant start = clock.instant();
-        Tally tally = new Tally();
-        Map<String, List<String>> unconfirmable = new TreeMap<>();
-        for (String consumer : consumers.names()) {
-            List<String> reasons = confirm(consumer, start, tally);
-            if (!reasons.isEmpty()) {
-                unconfirmable.put(consumer, reasons);
-            }
-            metrics.purgeCouldNotConfirm(consumer, !reasons.isEmpty());
-            deleteExpired(consumer, start, tally);
-            count(consumer, tally);
+        Set<String> deployed = consumers.names();
+        PurgeReport report = new PurgeRun(new ProcessedIds(), broker, settings, clock)
+                .over(deployed, consumer -> consumers.destinationOf(consumer).map(Purge::source));
+        for (String consumer : deployed) {
+            metrics.purgeCouldNotConfirm(consumer, report.unconfirmable().containsKey(consumer));
         }
-        PurgeReport report = new PurgeReport(
-                start,
-                Duration.between(start, clock.instant()),
-                tally.longestLockHold,
-                tally.confirmed,
-                tally.confirmedByAge,
-                tally.keptPending,
-                tally.deleted,
-                tally.failedBatches,
-                unconfirmable,
-                tally.idTables);
+        report.idTables().forEach(metrics::idTableCounted);
         LOG.info(report::summary);
         lastRun = report;
         return report;
@@ -145,185 +120,53 @@ public class Purge {
         return Optional.ofNullable(lastRun);
     }
 
-    /**
-     * Confirms the consumer's IDs whose messages have left its queue, or its topic's subscriptions, on
-     * this server's broker.
-     *
-     * @return why some of its IDs could not be confirmed: the broker cannot tell, or other brokers
-     *     delivered them
-     */
-    private List<String> confirm(String consumer, Instant now, Tally tally) {
-        Optional<ConsumerDestination> destination = consumers.destinationOf(consumer);
-        if (destination.isEmpty()) {
-            return List.of("no delivery has recorded the destination it reads yet");
-        }
-        String brokerName;
-        try {
-            brokerName = broker.broker();
-        } catch (BrokerCannotTell e) {
-            confirmByAge(consumer, Optional.empty(), now, tally); // no view can tell: at most their age
-            return List.of(String.valueOf(e.getMessage()));
-        }
-        confirmByAge(consumer, Optional.of(brokerName), now, tally);
-        List<String> reasons = new ArrayList<>(elsewhere(consumer, brokerName));
-        confirmOnBroker(consumer, brokerName, destination.get(), now, tally).ifPresent(reasons::add);
-        return reasons;
+    private static PurgeRun.Source source(ConsumerDestination destination) {
+        return new PurgeRun.Source(destination.destination(), destination.kind() == ConsumerDestination.Kind.TOPIC);
     }
 
-    /**
-     * Takes as acknowledged the unconfirmed IDs older than {@code exactlyonce.purge.confirm-by-age}, when
-     * it is set, that no view could be asked about: of every broker, or of brokers other than the one given.
-     */
-    private void confirmByAge(String consumer, Optional<String> exceptBroker, Instant now, Tally tally) {
-        if (settings.confirmByAge().isEmpty()) {
-            return;
+    /** The ID table through the enterprise bean, its deletions under the in-flight registry's lock. */
+    private final class ProcessedIds implements PurgeRun.IdTable {
+
+        @Override
+        public List<Candidate> unconfirmed(
+                String consumer, String broker, Instant processedBefore, String afterId, int limit) {
+            return processedMessages.unconfirmed(consumer, broker, processedBefore, afterId, limit).stream()
+                    .map(message -> new Candidate(message.messageId(), message.jmsMessageId()))
+                    .toList();
         }
-        Instant processedBefore = now.minus(settings.confirmByAge().get());
-        try {
-            List<String> old;
-            do {
-                old =
-                        processedMessages
-                                .unconfirmedBefore(consumer, exceptBroker, processedBefore, settings.batchSize())
-                                .stream()
-                                .map(ProcessedMessage::messageId)
-                                .toList();
-                tally.confirmedByAge += processedMessages.markAcknowledged(consumer, old, now);
-            } while (old.size() == settings.batchSize());
-        } catch (RuntimeException e) {
-            tally.failedBatches++;
-            LOG.warning(() -> "purge could not confirm " + consumer + "'s old IDs by age, will retry next run: " + e);
+
+        @Override
+        public List<String> unconfirmedBefore(
+                String consumer, Optional<String> exceptBroker, Instant processedBefore, int limit) {
+            return processedMessages.unconfirmedBefore(consumer, exceptBroker, processedBefore, limit).stream()
+                    .map(ProcessedMessage::messageId)
+                    .toList();
         }
-    }
 
-    /** The consumer's unconfirmed IDs that other brokers delivered, which this server cannot confirm. */
-    private List<String> elsewhere(String consumer, String brokerName) {
-        try {
-            List<String> reasons = new ArrayList<>();
-            processedMessages
-                    .unconfirmedOfOtherBrokers(consumer, brokerName)
-                    .forEach((other, ids) -> reasons.add(ids + " unconfirmed IDs from "
-                            + (other == null ? "a broker that did not name itself" : "broker " + other)
-                            + ": this server sees broker " + brokerName));
-            return reasons;
-        } catch (RuntimeException e) {
-            return List.of("its IDs of other brokers could not be counted: " + e);
+        @Override
+        public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, String broker) {
+            return processedMessages.unconfirmedOfOtherBrokers(consumer, broker);
         }
-    }
 
-    private Optional<String> confirmOnBroker(
-            String consumer, String brokerName, ConsumerDestination destination, Instant now, Tally tally) {
-        Instant processedBefore = now.minus(settings.gracePeriod());
-        String after = "";
-        try {
-            List<ProcessedMessage> candidates;
-            do {
-                candidates = unconfirmed(consumer, brokerName, processedBefore, after);
-                if (candidates.isEmpty()) {
-                    break;
-                }
-                // the candidates were committed before the broker is asked: what it no longer has was acknowledged
-                Set<String> pending = destination.kind() == ConsumerDestination.Kind.TOPIC
-                        ? broker.stillOnTopic(destination.destination(), asked(candidates))
-                        : broker.stillOnQueue(destination.destination(), asked(candidates));
-                List<String> gone = candidates.stream()
-                        .map(ProcessedMessage::messageId)
-                        .filter(id -> !pending.contains(id))
-                        .toList();
-                markAcknowledged(consumer, gone, now, tally);
-                tally.keptPending += pending.size();
-                after = candidates.get(candidates.size() - 1).messageId();
-            } while (candidates.size() == settings.batchSize() * PAGES_PER_LOOK);
-            return Optional.empty();
-        } catch (BrokerCannotTell e) {
-            // the broker cannot tell: keep every unconfirmed ID, which is always safe, or go by age if configured
-            if (e.allowsConfirmationByAge()) {
-                confirmByAge(consumer, Optional.empty(), now, tally);
-            }
-            return Optional.of(String.valueOf(e.getMessage()));
-        } catch (RuntimeException e) {
-            tally.failedBatches++;
-            LOG.warning(() -> "purge kept " + consumer + "'s unconfirmed IDs, will retry next run: " + e);
-            return Optional.of(String.valueOf(e.getMessage()));
-        }
-    }
-
-    private static List<Candidate> asked(List<ProcessedMessage> candidates) {
-        return candidates.stream()
-                .map(message -> new Candidate(message.messageId(), message.jmsMessageId()))
-                .toList();
-    }
-
-    /** Up to {@link #PAGES_PER_LOOK} pages of unconfirmed IDs after the given one, in ID order. */
-    private List<ProcessedMessage> unconfirmed(
-            String consumer, String brokerName, Instant processedBefore, String after) {
-        List<ProcessedMessage> candidates = new ArrayList<>();
-        List<ProcessedMessage> page;
-        do {
-            page = processedMessages.unconfirmed(consumer, brokerName, processedBefore, after, settings.batchSize());
-            candidates.addAll(page);
-            after = page.isEmpty() ? after : page.get(page.size() - 1).messageId();
-        } while (page.size() == settings.batchSize() && candidates.size() < settings.batchSize() * PAGES_PER_LOOK);
-        return candidates;
-    }
-
-    private void markAcknowledged(String consumer, List<String> gone, Instant now, Tally tally) {
-        for (int from = 0; from < gone.size(); from += settings.batchSize()) {
-            List<String> batch = gone.subList(from, Math.min(gone.size(), from + settings.batchSize()));
-            int confirmed = processedMessages.markAcknowledged(consumer, batch, now);
+        @Override
+        public int markAcknowledged(String consumer, Collection<String> messageIds, Instant now) {
+            int confirmed = processedMessages.markAcknowledged(consumer, messageIds, now);
             if (confirmed > 0) {
                 steps.fire(ProtocolStep.ofPurge(Step.PURGE_CONFIRMED, consumer));
             }
-            tally.confirmed += confirmed;
+            return confirmed;
         }
-    }
 
-    private void deleteExpired(String consumer, Instant now, Tally tally) {
-        Instant cutoff = now.minus(settings.dedupWindow());
-        try {
-            DeletedBatch batch = new DeletedBatch(0, 0, "");
-            do {
-                String after = batch.lastId();
-                long began = System.nanoTime(); // taking the lock waits at most for a delivery's registration
-                batch = inFlight.whileNoneBegins(
-                        consumer,
-                        spared -> processedMessages.deleteAcknowledgedUntil(
-                                consumer, cutoff, after, settings.batchSize(), spared));
-                tally.lockHeld(Duration.ofNanos(System.nanoTime() - began));
-                tally.deleted += batch.deleted();
-            } while (batch.selected() == settings.batchSize());
-        } catch (Exception e) {
-            // a concurrent purge on another server may hold the same rows: they go next run
-            tally.failedBatches++;
-            LOG.warning(() -> "purge of " + consumer + "'s acknowledged IDs stopped, will retry next run: " + e);
+        @Override
+        public DeletedBatch deleteAcknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit) {
+            return inFlight.whileNoneBegins(
+                    consumer,
+                    spared -> processedMessages.deleteAcknowledgedUntil(consumer, cutoff, afterId, limit, spared));
         }
-    }
 
-    private void count(String consumer, Tally tally) {
-        try {
-            IdTableCounts counts = processedMessages.count(consumer);
-            tally.idTables.put(consumer, counts);
-            metrics.idTableCounted(consumer, counts);
-        } catch (RuntimeException e) {
-            tally.failedBatches++;
-            LOG.warning(() -> "purge could not count " + consumer + "'s IDs, will retry next run: " + e);
-        }
-    }
-
-    /** Counts of one run. */
-    private static final class Tally {
-        int confirmed;
-        int confirmedByAge;
-        int keptPending;
-        int deleted;
-        int failedBatches;
-        Duration longestLockHold = Duration.ZERO;
-        final Map<String, IdTableCounts> idTables = new TreeMap<>();
-
-        void lockHeld(Duration held) {
-            if (held.compareTo(longestLockHold) > 0) {
-                longestLockHold = held;
-            }
+        @Override
+        public IdTableCounts count(String consumer) {
+            return processedMessages.count(consumer);
         }
     }
 }
