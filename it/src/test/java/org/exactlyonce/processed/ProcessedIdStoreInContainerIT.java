@@ -1,0 +1,260 @@
+package org.exactlyonce.processed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.Message;
+import jakarta.transaction.UserTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.exactlyonce.park.ParkReason;
+import org.exactlyonce.park.ParkedMessage;
+import org.exactlyonce.processed.ProcessedMessages.DeletedBatch;
+import org.exactlyonce.processed.ProcessedMessages.Duplicate;
+import org.exactlyonce.protocol.ProtocolStep;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The processed-ID store inside a real server, on the server's own database and transaction manager:
+ * what no unit test can show, since the primary key, the collation and the transaction decide. The test
+ * archive holds the engine's ID store alone (no consumer, no purge timer), deployed beside the test
+ * server's application; every test writes under a consumer name of its own and deletes its rows after.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ProcessedIdStoreInContainerIT {
+
+    private final String consumer = "in-container/" + UUID.randomUUID();
+
+    @Deployment
+    static WebArchive idStore() {
+        return ShrinkWrap.create(WebArchive.class, "id-store-in-container.war")
+                .addPackage(ProcessedMessage.class.getPackage())
+                .addPackage(ProtocolStep.class.getPackage())
+                .addPackage(org.exactlyonce.message.MessageBodies.class.getPackage())
+                .addClasses(ParkedMessage.class, ParkReason.class)
+                .addAsResource("in-container/persistence.xml", "META-INF/persistence.xml")
+                .addAsWebInfResource(
+                        new StringAsset("<beans bean-discovery-mode=\"annotated\" version=\"4.0\"/>"), "beans.xml");
+    }
+
+    @AfterEach
+    void deleteTheTestsRows() throws Exception {
+        try (Connection connection = database().getConnection();
+                PreparedStatement delete =
+                        connection.prepareStatement("DELETE FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ?")) {
+            delete.setString(1, consumer);
+            delete.executeUpdate();
+        }
+    }
+
+    @Test
+    void theFirstDeliveryOfAnIdIsRecordedAndASecondIsRefusedByTheKey() throws Exception {
+        Instant firstBegan = Instant.now();
+        assertTrue(recordAndCommit("order-1", "credit 100"));
+
+        assertFalse(recordAndRollBack("order-1", "credit 100"));
+        assertEquals(
+                Duplicate.ALREADY_COMMITTED,
+                ids().earlierDelivery(consumer, "order-1", message("credit 100"), firstBegan.plusSeconds(60)));
+    }
+
+    @Test
+    void anIdRecordedInATransactionThatRolledBackIsNotThere() throws Exception {
+        recordAndRollBack("order-2", "credit 100");
+
+        assertTrue(ids().find(consumer, "order-2").isEmpty());
+        assertTrue(recordAndCommit("order-2", "credit 100"), "its redelivery is a first delivery");
+    }
+
+    @Test
+    void aReSendWithAnotherPayloadIsTakenForAnotherMessageReusingTheId() throws Exception {
+        recordAndCommit("order-3", "credit 100");
+
+        assertEquals(
+                Duplicate.CONFLICTING_PAYLOAD,
+                ids().earlierDelivery(
+                                consumer,
+                                "order-3",
+                                message("credit 999"),
+                                Instant.now().plusSeconds(60)));
+    }
+
+    @Test
+    void idsThatACollationOrBlankPaddingWouldMergeAreKeptApart() throws Exception {
+        List<String> distinct = List.of(
+                "order-4",
+                "ORDER-4",
+                "order-4 ",
+                "order-4  ",
+                "order-4~",
+                "order-4 ~",
+                "e",
+                "\u00e9",
+                "e\u0301",
+                "ss",
+                "\u00df",
+                "\u6ce8",
+                "\uD83D\uDE00");
+
+        for (String id : distinct) {
+            assertTrue(recordAndCommit(id, "credit"), () -> "'" + id + "' was taken for an ID recorded before");
+        }
+        for (String id : distinct) {
+            assertEquals(id, ids().find(consumer, id).orElseThrow().messageId(), "read back as it was recorded");
+        }
+        assertEquals(distinct.size(), ids().count(consumer).unconfirmed());
+    }
+
+    @Test
+    void aRecordOutsideATransactionIsRefused() {
+        assertThrows(
+                IllegalStateException.class,
+                () -> CDI.current().select(FirstDeliveries.class).get().record(consumer, "order-5", message("x"), "b"));
+    }
+
+    @Test
+    void thePurgePagesUnconfirmedIdsOfOneBrokerInIdOrderFromTheLastIdOfAPage() throws Exception {
+        List<String> recorded = List.of("a", "a ", "b", "c", "d");
+        for (String id : recorded) {
+            recordAndCommit(id, "credit", "broker-a");
+        }
+        recordAndCommit("elsewhere", "credit", "broker-b");
+        Instant later = Instant.now().plusSeconds(1);
+
+        List<String> paged = new ArrayList<>();
+        String after = "";
+        List<ProcessedMessage> page;
+        do {
+            page = ids().unconfirmed(consumer, "broker-a", later, after, 2);
+            page.forEach(message -> paged.add(message.messageId()));
+            after = page.isEmpty() ? after : page.get(page.size() - 1).messageId();
+        } while (page.size() == 2);
+
+        assertEquals(recorded, paged);
+        assertEquals(java.util.Map.of("broker-b", 1L), ids().unconfirmedOfOtherBrokers(consumer, "broker-a"));
+    }
+
+    @Test
+    void thePurgeDeletesOnlyConfirmedIdsPastTheCutoffInBatchesSparingThoseInFlight() throws Exception {
+        for (String id : List.of("a", "b", "c", "d", "e", "in-flight", "unconfirmed")) {
+            recordAndCommit(id, "credit", "broker-a");
+        }
+        Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        assertEquals(6, ids().markAcknowledged(consumer, List.of("a", "b", "c", "d", "e", "in-flight"), confirmedAt));
+        assertEquals(0, ids().markAcknowledged(consumer, List.of("a"), confirmedAt.plusSeconds(5)), "marked once");
+
+        List<DeletedBatch> batches = new ArrayList<>();
+        DeletedBatch batch = new DeletedBatch(0, 0, "");
+        do {
+            batch = ids().deleteAcknowledgedUntil(consumer, confirmedAt, batch.lastId(), 2, Set.of("in-flight"));
+            batches.add(batch);
+        } while (batch.selected() == 2);
+
+        assertEquals(
+                List.of(2, 2, 1), batches.stream().map(DeletedBatch::deleted).toList());
+        IdTableCounts left = ids().count(consumer);
+        assertEquals(1, left.unconfirmed());
+        assertEquals(1, left.acknowledged(), "the one in flight");
+    }
+
+    @Test
+    void anIdAcknowledgedAfterTheCutoffStays() throws Exception {
+        recordAndCommit("recent", "credit", "broker-a");
+        Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        ids().markAcknowledged(consumer, List.of("recent"), confirmedAt);
+
+        DeletedBatch batch = ids().deleteAcknowledgedUntil(consumer, confirmedAt.minusSeconds(1), "", 10, Set.of());
+
+        assertEquals(0, batch.selected());
+        assertTrue(ids().find(consumer, "recent").isPresent());
+    }
+
+    private boolean recordAndCommit(String id, String body) throws Exception {
+        return recordAndCommit(id, body, "broker-a");
+    }
+
+    private boolean recordAndCommit(String id, String body, String broker) throws Exception {
+        UserTransaction transaction = transaction();
+        transaction.begin();
+        try {
+            boolean first =
+                    CDI.current().select(FirstDeliveries.class).get().record(consumer, id, message(body), broker);
+            if (first) {
+                transaction.commit();
+            } else {
+                transaction.rollback();
+            }
+            return first;
+        } catch (Exception e) {
+            transaction.rollback();
+            throw e;
+        }
+    }
+
+    private boolean recordAndRollBack(String id, String body) throws Exception {
+        UserTransaction transaction = transaction();
+        transaction.begin();
+        try {
+            return CDI.current().select(FirstDeliveries.class).get().record(consumer, id, message(body), "broker-a");
+        } finally {
+            transaction.rollback();
+        }
+    }
+
+    private static ProcessedMessages ids() {
+        return CDI.current().select(ProcessedMessages.class).get();
+    }
+
+    /** A text message as the server's JMS provider makes it, never sent: its body is fingerprinted. */
+    private static Message message(String body) {
+        try (JMSContext jms = connectionFactory().createContext()) {
+            return jms.createTextMessage(body);
+        }
+    }
+
+    private static ConnectionFactory connectionFactory() {
+        // the engine's own key and default: WildFly's default JMS connection factory unless set
+        String name = ConfigProvider.getConfig()
+                .getOptionalValue("exactlyonce.connection-factory", String.class)
+                .orElse("java:comp/DefaultJMSConnectionFactory");
+        return lookup(name, ConnectionFactory.class);
+    }
+
+    private static UserTransaction transaction() {
+        return lookup("java:comp/UserTransaction", UserTransaction.class);
+    }
+
+    private static DataSource database() {
+        return lookup("java:comp/DefaultDataSource", DataSource.class);
+    }
+
+    private static <T> T lookup(String name, Class<T> type) {
+        try {
+            return type.cast(new InitialContext().lookup(name));
+        } catch (NamingException e) {
+            throw new IllegalStateException("the test server has no " + name, e);
+        }
+    }
+}
