@@ -9,10 +9,18 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
-/** The test phase's server log ({@code it.server-log}): Liberty's messages.log, WildFly's server.log. */
+/**
+ * The test phase's server log: {@code it.server-log} (WildFly's server.log), else the messages.log of the
+ * Liberty server {@code it.server} names.
+ */
 final class ServerLog {
 
-    private final Path log = Path.of(System.getProperty("it.server-log", "target/server.log"));
+    private final Path log = Path.of(System.getProperty("it.server-log", libertyLog()));
+
+    private static String libertyLog() {
+        return System.getProperty("it.liberty.dir") + "/usr/servers/" + System.getProperty("it.server", "it-derby")
+                + "/logs/messages.log";
+    }
 
     /** How many lines mention the text, in any case. */
     long linesMentioning(String text) {
