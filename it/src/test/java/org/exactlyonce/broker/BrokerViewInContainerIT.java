@@ -85,15 +85,11 @@ class BrokerViewInContainerIT {
     @Test
     void aMessageDeliveredInATransactionNotYetCommittedIsStillThereAndGoneAfterTheCommit() throws Exception {
         Candidate delivered = send();
-        UserTransaction transaction = (UserTransaction) new InitialContext().lookup("java:comp/UserTransaction");
 
-        transaction.begin();
-        try (JMSContext jms = jms()) {
-            assertNotNull(jms.createConsumer(queue(jms)).receive(5_000));
-            assertEquals(Set.of(delivered.messageId()), view().stillOnQueue(QUEUE, List.of(delivered)), "in flight");
-        } finally {
-            transaction.commit();
-        }
+        receiveInATransaction(
+                () -> assertEquals(
+                        Set.of(delivered.messageId()), view().stillOnQueue(QUEUE, List.of(delivered)), "in flight"),
+                true);
 
         assertEquals(Set.of(), view().stillOnQueue(QUEUE, List.of(delivered)), "acknowledged");
     }
@@ -101,14 +97,8 @@ class BrokerViewInContainerIT {
     @Test
     void aMessageWhoseDeliveryRolledBackIsStillThere() throws Exception {
         Candidate redelivered = send();
-        UserTransaction transaction = (UserTransaction) new InitialContext().lookup("java:comp/UserTransaction");
 
-        transaction.begin();
-        try (JMSContext jms = jms()) {
-            assertNotNull(jms.createConsumer(queue(jms)).receive(5_000));
-        } finally {
-            transaction.rollback();
-        }
+        receiveInATransaction(() -> {}, false);
 
         assertEquals(Set.of(redelivered.messageId()), view().stillOnQueue(QUEUE, List.of(redelivered)));
     }
@@ -133,6 +123,27 @@ class BrokerViewInContainerIT {
         }
 
         assertEquals(300, view().stillOnQueue(QUEUE, sent).size());
+    }
+
+    /** What a test checks while a message is delivered and not yet acknowledged. */
+    private interface WhileInFlight {
+        void check() throws Exception;
+    }
+
+    /** Receives one message in a JTA transaction, checks while it is in flight, then commits or rolls back. */
+    private void receiveInATransaction(WhileInFlight whileInFlight, boolean commit) throws Exception {
+        UserTransaction transaction = (UserTransaction) new InitialContext().lookup("java:comp/UserTransaction");
+        transaction.begin();
+        try (JMSContext jms = jms()) {
+            assertNotNull(jms.createConsumer(queue(jms)).receive(5_000));
+            whileInFlight.check();
+        } finally {
+            if (commit) {
+                transaction.commit();
+            } else {
+                transaction.rollback();
+            }
+        }
     }
 
     /** Sends a message with an application ID of its own; the candidate the purge would ask about. */
