@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.enterprise.inject.spi.CDI;
-import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
@@ -16,12 +16,13 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
-import org.eclipse.microprofile.config.ConfigProvider;
+import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessage;
 import org.exactlyonce.processed.ProcessedMessages.DeletedBatch;
@@ -53,7 +54,7 @@ class ProcessedIdStoreInContainerIT {
                 .addPackage(ProcessedMessage.class.getPackage())
                 .addPackage(ProtocolStep.class.getPackage())
                 .addPackage(org.exactlyonce.message.MessageBodies.class.getPackage())
-                .addClasses(ParkedMessage.class, ParkReason.class)
+                .addClasses(ParkedMessage.class, ParkReason.class, BrokerConnections.class)
                 .addAsResource("in-container/persistence.xml", "META-INF/persistence.xml")
                 .addAsWebInfResource(
                         new StringAsset("<beans bean-discovery-mode=\"annotated\" version=\"4.0\"/>"), "beans.xml");
@@ -129,9 +130,7 @@ class ProcessedIdStoreInContainerIT {
 
     @Test
     void aRecordOutsideATransactionIsRefused() {
-        assertThrows(
-                IllegalStateException.class,
-                () -> CDI.current().select(FirstDeliveries.class).get().record(consumer, "order-5", message("x"), "b"));
+        assertThrows(IllegalStateException.class, () -> deliveries().record(consumer, "order-5", message("x"), "b"));
     }
 
     @Test
@@ -153,7 +152,7 @@ class ProcessedIdStoreInContainerIT {
         } while (page.size() == 2);
 
         assertEquals(recorded, paged);
-        assertEquals(java.util.Map.of("broker-b", 1L), ids().unconfirmedOfOtherBrokers(consumer, "broker-a"));
+        assertEquals(Map.of("broker-b", 1L), ids().unconfirmedOfOtherBrokers(consumer, "broker-a"));
     }
 
     @Test
@@ -199,8 +198,7 @@ class ProcessedIdStoreInContainerIT {
         UserTransaction transaction = transaction();
         transaction.begin();
         try {
-            boolean first =
-                    CDI.current().select(FirstDeliveries.class).get().record(consumer, id, message(body), broker);
+            boolean first = deliveries().record(consumer, id, message(body), broker);
             if (first) {
                 transaction.commit();
             } else {
@@ -217,10 +215,14 @@ class ProcessedIdStoreInContainerIT {
         UserTransaction transaction = transaction();
         transaction.begin();
         try {
-            return CDI.current().select(FirstDeliveries.class).get().record(consumer, id, message(body), "broker-a");
+            return deliveries().record(consumer, id, message(body), "broker-a");
         } finally {
             transaction.rollback();
         }
+    }
+
+    private static FirstDeliveries deliveries() {
+        return CDI.current().select(FirstDeliveries.class).get();
     }
 
     private static ProcessedMessages ids() {
@@ -229,17 +231,15 @@ class ProcessedIdStoreInContainerIT {
 
     /** A text message as the server's JMS provider makes it, never sent: its body is fingerprinted. */
     private static Message message(String body) {
-        try (JMSContext jms = connectionFactory().createContext()) {
+        try (JMSContext jms = CDI.current()
+                .select(BrokerConnections.class)
+                .get()
+                .connectionFactory()
+                .createContext()) {
             return jms.createTextMessage(body);
+        } catch (JMSException e) {
+            throw new IllegalStateException("the test server's connection factory", e);
         }
-    }
-
-    private static ConnectionFactory connectionFactory() {
-        // the engine's own key and default: WildFly's default JMS connection factory unless set
-        String name = ConfigProvider.getConfig()
-                .getOptionalValue("exactlyonce.connection-factory", String.class)
-                .orElse("java:comp/DefaultJMSConnectionFactory");
-        return lookup(name, ConnectionFactory.class);
     }
 
     private static UserTransaction transaction() {
