@@ -34,6 +34,8 @@ class EngineLayoutTest {
     /** What users extend, throw, call and observe: the API. */
     private static final Set<String> API = Set.of(
             "consume.AbstractExactlyOnceConsumer",
+            "consume.BatchedReceiver",
+            "consume.BatchProcessor",
             "consume.InvalidMessageException",
             "park.ParkReason",
             "outbox.Outbox",
@@ -86,7 +88,9 @@ class EngineLayoutTest {
             "outage.DatabaseCalls",
             "outage.TransientDatabaseFailure",
             "platform.BrokerChoice",
+            "park.ParkedRows",
             "processed.FirstDeliveries",
+            "processed.IdRows",
             "processed.SqlStates",
             "processed.StoredIds",
             "telemetry.DeliveryTrace",

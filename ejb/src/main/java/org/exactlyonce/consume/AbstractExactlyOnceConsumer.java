@@ -345,7 +345,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     /** After a failure: parks a bad or poison message, or has the broker redeliver it by throwing. */
     private void parkOrRedeliver(String messageId, Message message, Exception failure) {
         int delivery = deliveryCount(message);
-        Optional<DeliverySettings.Parking> parking = settings.parkingAfter(failure, delivery);
+        Optional<ParkingRule.Parking> parking = settings.parking().parkingAfter(failure, delivery);
         if (parking.isPresent()) {
             park(messageId, message, parking.get().reason(), parking.get().detail());
             return;

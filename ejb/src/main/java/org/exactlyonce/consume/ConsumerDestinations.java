@@ -8,9 +8,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.exactlyonce.processed.SqlStates;
@@ -19,9 +17,6 @@ import org.exactlyonce.processed.SqlStates;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class ConsumerDestinations {
-
-    private static final String INSERT =
-            "INSERT INTO EO_CONSUMER (CONSUMER, DESTINATION_TYPE, DESTINATION, REGISTERED_AT) VALUES (?, ?, ?, ?)";
 
     @PersistenceContext(unitName = "exactly-once")
     private EntityManager entityManager;
@@ -46,13 +41,8 @@ public class ConsumerDestinations {
         if (recorded.isPresent()) {
             return recorded;
         }
-        try (Connection connection = database.getConnection();
-                PreparedStatement insert = connection.prepareStatement(INSERT)) {
-            insert.setString(1, delivered.consumer());
-            insert.setString(2, delivered.kind().name());
-            insert.setString(3, delivered.destination());
-            insert.setTimestamp(4, Timestamp.valueOf(delivered.registeredAt()));
-            insert.executeUpdate();
+        try (Connection connection = database.getConnection()) {
+            ConsumerRows.insert(connection, delivered);
             return Optional.of(delivered);
         } catch (SQLException e) {
             context.setRollbackOnly(); // PostgreSQL has aborted the transaction: no commit to try

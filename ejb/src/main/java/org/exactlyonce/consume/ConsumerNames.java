@@ -1,6 +1,7 @@
 package org.exactlyonce.consume;
 
 import jakarta.ejb.MessageDriven;
+import java.util.Optional;
 import org.exactlyonce.processed.ProcessedMessage;
 
 /**
@@ -34,18 +35,23 @@ final class ConsumerNames {
      * @throws IllegalStateException naming the bean and what is wrong
      */
     static String validated(String name, Class<?> bean) {
-        String problem = name == null || name.isBlank()
-                ? "is empty"
-                : !name.strip().equals(name)
-                        ? "begins or ends with white space"
-                        : name.length() > ProcessedMessage.MAX_CONSUMER_LENGTH
-                                ? "has " + name.length() + " characters, more than the "
-                                        + ProcessedMessage.MAX_CONSUMER_LENGTH + " the processed-ID table holds"
-                                : null;
-        if (problem != null) {
+        problemWith(name).ifPresent(problem -> {
             throw new IllegalStateException("exactly-once consumer " + bean.getName() + " cannot start: its name '"
                     + name + "' " + problem + "; override consumerName() to give it a shorter, unique one");
-        }
+        });
         return name;
+    }
+
+    /** What makes a name one the processed-ID table cannot hold as it is; empty when it can. */
+    static Optional<String> problemWith(String name) {
+        return Optional.ofNullable(
+                name == null || name.isBlank()
+                        ? "is empty"
+                        : !name.strip().equals(name)
+                                ? "begins or ends with white space"
+                                : name.length() > ProcessedMessage.MAX_CONSUMER_LENGTH
+                                        ? "has " + name.length() + " characters, more than the "
+                                                + ProcessedMessage.MAX_CONSUMER_LENGTH + " the processed-ID table holds"
+                                        : null);
     }
 }

@@ -5,9 +5,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.exactlyonce.park.ParkReason;
 
 /**
  * How deliveries run: MicroProfile Config keys of the consumers, checked at start by {@link
@@ -34,23 +32,9 @@ class DeliverySettings {
         return holdDelivery;
     }
 
-    /**
-     * Whether a message whose delivery failed is parked, and why: an invalid message at once, with the
-     * reason it carries; one whose processing failed, on its last delivery before the limit, as {@link
-     * ParkReason#KEEPS_FAILING}. Empty: the delivery rolls back and the broker redelivers the message.
-     *
-     * @param delivery the failed delivery's number, from 1
-     */
-    Optional<Parking> parkingAfter(Exception failure, int delivery) {
-        if (failure instanceof InvalidMessageException invalid) {
-            return Optional.of(new Parking(invalid.reason(), invalid.getMessage()));
-        }
-        if (delivery >= parkAfterDeliveries) {
-            return Optional.of(new Parking(
-                    ParkReason.KEEPS_FAILING,
-                    "processing failed on delivery " + delivery + " of " + parkAfterDeliveries + ": " + failure));
-        }
-        return Optional.empty();
+    /** When a failed delivery parks its message. */
+    ParkingRule parking() {
+        return new ParkingRule(parkAfterDeliveries);
     }
 
     /** What is unusable in these settings; empty when they can be used. */
@@ -65,7 +49,4 @@ class DeliverySettings {
         }
         return problems;
     }
-
-    /** Why a message is parked: the reason an operator filters by, and the detail. */
-    record Parking(ParkReason reason, String detail) {}
 }

@@ -1,5 +1,9 @@
 package org.exactlyonce.park;
 
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -14,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.logging.Logger;
 import org.exactlyonce.message.BodyType;
 import org.exactlyonce.message.MessageCopies;
 import org.exactlyonce.message.MessageCopies.StoredMessage;
@@ -36,6 +41,8 @@ import org.exactlyonce.processed.StoredIds;
             @Index(name = "EO_PARKED_MESSAGE_ID", columnList = "CONSUMER, MESSAGE_ID")
         })
 public class ParkedMessage implements StoredMessage {
+
+    private static final Logger LOG = Logger.getLogger(ParkedMessage.class.getName());
 
     /** Longest explanation kept; a longer one is cut. */
     static final int MAX_DETAIL_LENGTH = 2000;
@@ -143,7 +150,39 @@ public class ParkedMessage implements StoredMessage {
     static final String LISTED_FIELDS = "p.id, p.consumer, p.messageId, p.jmsMessageId, p.queueName, p.reason,"
             + " p.detail, p.bodyType, p.bodyPreview, p.attempts, p.sentAt, p.parkedAt";
 
-    void keep(MessageCopies.Copy copy, int attempts, Instant sentAt, Instant parkedAt) {
+    /**
+     * A message to park, kept whole.
+     *
+     * @param messageId the application's ID, or {@code null} when the message has no usable one
+     * @param attempts the deliveries of the message, this one included
+     */
+    static ParkedMessage of(
+            String consumer,
+            String messageId,
+            Message message,
+            int attempts,
+            ParkReason reason,
+            String detail,
+            Instant parkedAt)
+            throws JMSException {
+        Destination destination = message.getJMSDestination();
+        String queue = destination instanceof Queue q ? q.getQueueName() : null;
+        ParkedMessage parked = new ParkedMessage(consumer, messageId, message.getJMSMessageID(), queue, reason, detail);
+        parked.keep(
+                MessageCopies.of(message),
+                attempts,
+                message.getJMSTimestamp() == 0 ? null : Instant.ofEpochMilli(message.getJMSTimestamp()),
+                parkedAt);
+        return parked;
+    }
+
+    /** Says, once it is kept, which message was parked and why. */
+    void log() {
+        String which = messageId != null ? messageId() : "without a usable ID, broker ID " + jmsMessageId;
+        LOG.warning(() -> consumer + " parked message " + which + " (" + reason + "): " + detail);
+    }
+
+    private void keep(MessageCopies.Copy copy, int attempts, Instant sentAt, Instant parkedAt) {
         this.bodyType = copy.bodyType();
         this.body = copy.body();
         this.bodyPreview = copy.preview();

@@ -7,7 +7,6 @@ import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.jms.Destination;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -17,7 +16,6 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
 import jakarta.persistence.TypedQuery;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,12 +64,7 @@ public class ParkedMessages {
             String consumer, String messageId, Message message, int attempts, ParkReason reason, String detail)
             throws JMSException {
         ParkedMessage parked =
-                new ParkedMessage(consumer, messageId, message.getJMSMessageID(), queueOf(message), reason, detail);
-        parked.keep(
-                MessageCopies.of(message),
-                attempts,
-                message.getJMSTimestamp() == 0 ? null : Instant.ofEpochMilli(message.getJMSTimestamp()),
-                clock.instant());
+                ParkedMessage.of(consumer, messageId, message, attempts, reason, detail, clock.instant());
         try {
             entityManager.persist(parked);
             entityManager.flush();
@@ -81,8 +74,7 @@ public class ParkedMessages {
             }
             throw e;
         }
-        String which = messageId != null ? messageId : "without a usable ID, broker ID " + parked.jmsMessageId();
-        LOG.warning(() -> consumer + " parked message " + which + " (" + reason + "): " + parked.detail());
+        parked.log();
         return true;
     }
 
@@ -206,10 +198,5 @@ public class ParkedMessages {
          * not only the consumer that parked it.
          */
         NOT_FROM_A_QUEUE
-    }
-
-    private static String queueOf(Message message) throws JMSException {
-        Destination destination = message.getJMSDestination();
-        return destination instanceof Queue queue ? queue.getQueueName() : null;
     }
 }

@@ -6,12 +6,8 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import javax.sql.DataSource;
 
 /**
@@ -22,9 +18,6 @@ import javax.sql.DataSource;
  */
 @ApplicationScoped
 public class FirstDeliveries {
-
-    private static final String INSERT = "INSERT INTO EO_PROCESSED_MESSAGE"
-            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256, BROKER) VALUES (?, ?, ?, ?, ?, ?)";
 
     /** The data source of the persistence unit, where the application's writes go too. */
     @Resource(lookup = "java:comp/DefaultDataSource")
@@ -53,29 +46,8 @@ public class FirstDeliveries {
         if (transactions.getTransactionKey() == null) {
             throw new IllegalStateException("a message ID is recorded only in the transaction of its processing");
         }
-        try (Connection connection = database.getConnection();
-                PreparedStatement insert = connection.prepareStatement(INSERT)) {
-            insert.setString(1, consumer);
-            insert.setString(2, StoredIds.stored(messageId));
-            insert.setTimestamp(3, Timestamp.valueOf(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)));
-            insert.setString(4, jmsMessageIdOf(message));
-            insert.setString(5, PayloadFingerprints.of(message));
-            insert.setString(6, broker);
-            insert.executeUpdate();
-            return true;
-        } catch (SQLException e) {
-            if (SqlStates.isUniqueViolation(e)) {
-                return false;
-            }
-            throw e;
-        }
-    }
-
-    private static String jmsMessageIdOf(Message message) {
-        try {
-            return message.getJMSMessageID();
-        } catch (JMSException e) {
-            return null; // only informational: the ID that counts is the application's
+        try (Connection connection = database.getConnection()) {
+            return IdRows.insert(connection, consumer, new IdRows.IdRow(messageId, message, broker), clock.instant());
         }
     }
 }

@@ -18,7 +18,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.exactlyonce.protocol.ProtocolStep;
@@ -53,10 +52,7 @@ public class ProcessedMessages {
         if (earlier.isEmpty()) {
             return Duplicate.LOST_RACE; // the key said so; its row has been purged since
         }
-        if (!Objects.equals(earlier.get().payloadSha256(), PayloadFingerprints.of(message))) {
-            return Duplicate.CONFLICTING_PAYLOAD;
-        }
-        return earlier.get().processedAt().isBefore(deliveryBegan) ? Duplicate.ALREADY_COMMITTED : Duplicate.LOST_RACE;
+        return IdRows.duplicate(earlier.get().payloadSha256(), earlier.get().processedAt(), message, deliveryBegan);
     }
 
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)

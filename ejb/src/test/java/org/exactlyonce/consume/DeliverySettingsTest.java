@@ -39,6 +39,7 @@ class DeliverySettingsTest {
     @Test
     void anInvalidMessageIsParkedAtOnceWithTheReasonItCarries() {
         var parking = settings(5, Duration.ZERO)
+                .parking()
                 .parkingAfter(new InvalidMessageException(ParkReason.MISSING_ID, "no ID"), 1)
                 .orElseThrow();
 
@@ -50,13 +51,14 @@ class DeliverySettingsTest {
     void aMessageWhoseProcessingFailsIsRedeliveredBeforeItsLastDelivery() {
         DeliverySettings settings = settings(3, Duration.ZERO);
 
-        assertEquals(Optional.empty(), settings.parkingAfter(new IllegalStateException("boom"), 1));
-        assertEquals(Optional.empty(), settings.parkingAfter(new IllegalStateException("boom"), 2));
+        assertEquals(Optional.empty(), settings.parking().parkingAfter(new IllegalStateException("boom"), 1));
+        assertEquals(Optional.empty(), settings.parking().parkingAfter(new IllegalStateException("boom"), 2));
     }
 
     @Test
     void aMessageWhoseProcessingFailsOnItsLastDeliveryIsParkedAsKeepsFailingWithTheFailure() {
         var parking = settings(3, Duration.ZERO)
+                .parking()
                 .parkingAfter(new IllegalStateException("boom"), 3)
                 .orElseThrow();
 

@@ -1,0 +1,710 @@
+package org.exactlyonce.consume;
+
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSRuntimeException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.exactlyonce.park.ParkReason;
+import org.exactlyonce.park.ParkedRows;
+import org.exactlyonce.processed.IdRows;
+import org.exactlyonce.processed.IdRows.IdRow;
+import org.exactlyonce.processed.ProcessedMessages.Duplicate;
+import org.exactlyonce.processed.SqlStates;
+import org.exactlyonce.protocol.ProtocolStep;
+import org.exactlyonce.protocol.ProtocolStep.Step;
+
+/**
+ * Receives a queue's messages in batches and processes each exactly once, many messages per database
+ * transaction: the same protocol as {@link AbstractExactlyOnceConsumer}, batch-wide. It receives up to
+ * {@code maxMessages} (or what arrives within {@code maxWait} of the first), inserts their IDs and runs
+ * {@link BatchProcessor#process} for each in one JDBC transaction, commits, and only then acknowledges
+ * them all. A crash before the database commit has the broker redeliver the batch, which is processed
+ * again; a crash after it has every redelivered message found in the processed-ID table and dropped.
+ *
+ * <p>When a batch fails (a message that cannot be processed, a duplicate among them), its transaction
+ * rolls back and its messages are processed again one per transaction, so that one message's failure
+ * neither loses nor doubles the others: duplicates are dropped (or parked when their payload differs
+ * from the one processed), invalid and poison messages are parked as the message-driven bean parks
+ * them, and a message that is to be tried again has the broker redeliver the batch, whose processed
+ * messages are then duplicates. While the database does not answer, the batch waits for it.
+ *
+ * <p>It works in the server, on a managed thread ({@code ManagedExecutorService} or {@code
+ * ManagedThreadFactory}) with a data source used outside any JTA transaction, and in plain Java SE.
+ * In the server, acknowledge through a {@linkplain Acknowledgement#TRANSACTED_SESSION transacted
+ * session}: Open Liberty turns {@code CLIENT_ACKNOWLEDGE} into automatic acknowledgement there, which
+ * would acknowledge a batch before its commit. On WildFly, take a connection factory that allows local
+ * transactions outside JTA (a plain {@code connection-factory}, such as {@code
+ * java:/ConnectionFactory}, not the pooled {@code java:/JmsXA}).
+ *
+ * <pre>{@code
+ * BatchedReceiver receiver = BatchedReceiver.builder()
+ *         .consumerName("orders-batched")
+ *         .connectionFactory(connectionFactory)
+ *         .queue(ordersQueue)
+ *         .dataSource(dataSource)
+ *         .processor((message, database) -> insertOrder(database, message.getBody(String.class)))
+ *         .build();
+ * executor.submit(receiver); // runs until closed
+ * ...
+ * receiver.close();
+ * }</pre>
+ *
+ * <p>IDs are read from the message property {@code messageIdProperty} ({@code messageId} unless set),
+ * as the message-driven bean reads them; the tables are the engine's ({@code src/ddl}), where the
+ * server's purge deletes the IDs of messages its broker view confirms gone.
+ */
+public final class BatchedReceiver implements Runnable, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(BatchedReceiver.class.getName());
+
+    /** How long a receive waits for a first message before it looks whether the receiver is closed. */
+    private static final Duration POLL = Duration.ofSeconds(1);
+
+    /** Failed attempts at a transaction, transient ones included, before the database is asked whether it answers. */
+    private static final int ATTEMPTS_BEFORE_PROBE = 3;
+
+    private static final Duration FIRST_BACK_OFF = Duration.ofMillis(100);
+
+    private static final Duration LONGEST_BACK_OFF = Duration.ofSeconds(5);
+
+    private final Builder settings;
+
+    private final ParkingRule parkingRule;
+
+    private final Clock clock = Clock.systemUTC();
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private volatile boolean closed;
+
+    private volatile boolean running;
+
+    private BatchedReceiver(Builder settings) {
+        this.settings = settings;
+        this.parkingRule = new ParkingRule(settings.parkAfterDeliveries);
+    }
+
+    /** A builder; consumer name, connection factory, queue, data source and processor are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** How the receiver acknowledges a batch once its database transaction has committed. */
+    public enum Acknowledgement {
+        /** A transacted JMS session, committed after the database: in the server, and anywhere else. */
+        TRANSACTED_SESSION,
+        /** {@code Message.acknowledge()} on the batch's last message: outside a server only. */
+        CLIENT_ACKNOWLEDGE
+    }
+
+    /** The consumer name that scopes the IDs, as {@link AbstractExactlyOnceConsumer#consumerName} does. */
+    public String consumerName() {
+        return settings.consumerName;
+    }
+
+    /**
+     * Receives and processes batches until {@link #close}d or interrupted. Refuses to start when the
+     * consumer name is recorded for another destination. Should the broker fail, it connects again.
+     *
+     * @throws IllegalStateException when the name is another destination's, or the receiver runs already
+     */
+    @Override
+    public void run() {
+        if (running || closed) {
+            throw new IllegalStateException(settings.consumerName + " runs already, or was closed");
+        }
+        running = true;
+        try {
+            registerDestination();
+            LOG.info(() -> settings.consumerName + " receives " + queueName() + " in batches of up to "
+                    + settings.maxMessages + " within " + settings.maxWait.toMillis() + " ms");
+            receiveUntilClosed();
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /** Stops receiving, and waits up to 30 seconds for the batch in hand to finish. */
+    @Override
+    public void close() {
+        closed = true;
+        if (!running) {
+            return;
+        }
+        try {
+            if (!stopped.await(30, TimeUnit.SECONDS)) {
+                LOG.warning(
+                        () -> settings.consumerName + " did not stop within 30 s; its batch goes back to the broker");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean stopping() {
+        return closed || Thread.currentThread().isInterrupted();
+    }
+
+    private void receiveUntilClosed() {
+        Duration backOff = FIRST_BACK_OFF;
+        while (!stopping()) {
+            try (JMSContext jms = settings.connectionFactory.createContext(sessionMode());
+                    JMSConsumer consumer = jms.createConsumer(settings.queue)) {
+                backOff = FIRST_BACK_OFF;
+                while (!stopping()) {
+                    List<Message> batch = receiveBatch(consumer);
+                    if (!batch.isEmpty()) {
+                        deliver(batch, jms);
+                    }
+                }
+            } catch (JMSRuntimeException e) {
+                if (stopping()) {
+                    return;
+                }
+                LOG.log(Level.WARNING, settings.consumerName + " lost its broker connection; connects again", e);
+                pause(backOff);
+                backOff = longer(backOff);
+            }
+        }
+    }
+
+    private int sessionMode() {
+        return settings.acknowledgement == Acknowledgement.TRANSACTED_SESSION
+                ? JMSContext.SESSION_TRANSACTED
+                : JMSContext.CLIENT_ACKNOWLEDGE;
+    }
+
+    /** The first message within {@link #POLL}, then whatever else arrives within {@code maxWait}, up to {@code maxMessages}. */
+    private List<Message> receiveBatch(JMSConsumer consumer) {
+        List<Message> batch = new ArrayList<>();
+        Message first = consumer.receive(POLL.toMillis());
+        if (first == null) {
+            return batch;
+        }
+        batch.add(first);
+        long deadline = System.nanoTime() + settings.maxWait.toNanos();
+        while (batch.size() < settings.maxMessages) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            Message next = left > 0 ? consumer.receive(left) : consumer.receiveNoWait();
+            if (next == null) {
+                break;
+            }
+            batch.add(next);
+        }
+        return batch;
+    }
+
+    /**
+     * The protocol for one batch: its messages without a usable ID parked, the others processed in one
+     * transaction (or one per transaction after a failure), then all acknowledged, or all handed back
+     * when one of them is to be tried again.
+     */
+    private void deliver(List<Message> batch, JMSContext jms) {
+        Instant began = clock.instant();
+        boolean handled;
+        try {
+            List<IdRow> identified = identified(batch);
+            handled = identified.isEmpty() || commitTogether(identified) || processOneByOne(identified, began);
+        } catch (Exception e) { // the broker or the database failed past the point of holding
+            LOG.log(
+                    Level.WARNING,
+                    settings.consumerName + " hands a batch of " + batch.size() + " back to the broker",
+                    e);
+            handled = false;
+        }
+        acknowledgeOrHandBack(batch, jms, handled);
+    }
+
+    private void acknowledgeOrHandBack(List<Message> batch, JMSContext jms, boolean handled) {
+        if (settings.acknowledgement == Acknowledgement.TRANSACTED_SESSION) {
+            if (handled) {
+                jms.commit(); // after the database's commit: a crash before this redelivers only duplicates
+            } else {
+                jms.rollback();
+            }
+        } else if (handled) {
+            acknowledge(batch.get(batch.size() - 1));
+        } else {
+            jms.recover();
+        }
+    }
+
+    private static void acknowledge(Message last) {
+        try {
+            last.acknowledge(); // every message the session has received so far
+        } catch (JMSException e) {
+            throw new JMSRuntimeException("the broker refused the acknowledgement", e.getErrorCode(), e);
+        }
+    }
+
+    /** The messages with a usable ID; the others are parked, each in a transaction of its own. */
+    private List<IdRow> identified(List<Message> batch) throws Exception {
+        List<IdRow> identified = new ArrayList<>();
+        for (Message message : batch) {
+            try {
+                String messageId = MessageIds.validated(
+                        settings.messageIdProperty, MessageIds.read(message, settings.messageIdProperty));
+                identified.add(new IdRow(
+                        messageId, message, settings.brokerOf.apply(message).orElse(null)));
+            } catch (InvalidMessageException e) {
+                park(null, message, e.reason(), e.getMessage());
+            }
+        }
+        return identified;
+    }
+
+    /**
+     * The whole batch in one transaction: every ID in one round trip, then each message processed.
+     *
+     * @return false when it rolled back for a reason that one message may hold: a duplicate, a failing
+     *     or invalid message
+     */
+    private boolean commitTogether(List<IdRow> rows) throws Exception {
+        try {
+            whileTheDatabaseAllows(() -> inTransaction(database -> {
+                IdRows.insertAll(database, settings.consumerName, rows, clock.instant());
+                for (IdRow row : rows) {
+                    process(row, database);
+                }
+                rows.forEach(row -> step(Step.BEFORE_COMMIT, row));
+                return null;
+            }));
+        } catch (Exception e) {
+            LOG.fine(() ->
+                    settings.consumerName + " processes a batch of " + rows.size() + " one message at a time: " + e);
+            return false;
+        }
+        rows.forEach(row -> step(Step.AFTER_COMMIT, row));
+        return true;
+    }
+
+    /** @return whether every message was processed, dropped or parked; false when one is to be redelivered */
+    private boolean processOneByOne(List<IdRow> rows, Instant began) throws Exception {
+        boolean handled = true;
+        for (IdRow row : rows) {
+            handled &= deliverAlone(row, began);
+        }
+        return handled;
+    }
+
+    /** The message-driven bean's protocol for one message: processed, dropped, parked, or to be redelivered. */
+    private boolean deliverAlone(IdRow row, Instant began) throws Exception {
+        try {
+            whileTheDatabaseAllows(() -> inTransaction(database -> {
+                if (!IdRows.insert(database, settings.consumerName, row, clock.instant())) {
+                    throw new AlreadyProcessed();
+                }
+                process(row, database);
+                step(Step.BEFORE_COMMIT, row);
+                return null;
+            }));
+            step(Step.AFTER_COMMIT, row);
+            return true;
+        } catch (AlreadyProcessed e) {
+            return dropDuplicate(row, began);
+        } catch (Exception e) {
+            if (stopping() && SqlStates.isTransient(e)) {
+                return false; // stopping while the database is down: never a reason to park
+            }
+            return parkOrRedeliver(row, e);
+        }
+    }
+
+    private void process(IdRow row, Connection database) throws Exception {
+        step(Step.BEFORE_PROCESS, row);
+        settings.processor.process(row.message(), database);
+    }
+
+    /** A duplicate is dropped, unless its payload differs from the one processed: then it is parked. */
+    private boolean dropDuplicate(IdRow row, Instant began) throws Exception {
+        Duplicate duplicate = whileTheDatabaseAllows(() -> {
+            try (Connection database = settings.dataSource.getConnection()) {
+                return IdRows.earlierDelivery(database, settings.consumerName, row.messageId(), row.message(), began);
+            }
+        });
+        if (duplicate == Duplicate.CONFLICTING_PAYLOAD) {
+            return park(
+                    row.messageId(),
+                    row.message(),
+                    ParkReason.ID_REUSED,
+                    "its ID was processed before with another payload: the producer reuses IDs");
+        }
+        LOG.fine(() -> settings.consumerName + " dropped a duplicate of message " + row.messageId());
+        return true;
+    }
+
+    private boolean parkOrRedeliver(IdRow row, Exception failure) throws Exception {
+        int delivery = deliveryCount(row.message());
+        Optional<ParkingRule.Parking> parking = parkingRule.parkingAfter(failure, delivery);
+        if (parking.isPresent()) {
+            return park(
+                    row.messageId(),
+                    row.message(),
+                    parking.get().reason(),
+                    parking.get().detail());
+        }
+        LOG.log(
+                Level.WARNING,
+                settings.consumerName + " failed to process message " + row.messageId() + " (delivery " + delivery
+                        + "): rolled back, the broker will redeliver its batch",
+                failure);
+        return false;
+    }
+
+    /**
+     * Keeps the message in the parked messages, in a transaction of its own.
+     *
+     * @return true when it is parked, now or by an earlier delivery whose acknowledgement a crash lost
+     * @throws IllegalStateException when a unique key other than the message's own refused the row
+     */
+    private boolean park(String messageId, Message message, ParkReason reason, String detail) throws Exception {
+        boolean parked = whileTheDatabaseAllows(() -> inTransaction(database -> ParkedRows.park(
+                database,
+                settings.consumerName,
+                messageId,
+                message,
+                deliveryCount(message),
+                reason,
+                detail,
+                clock.instant())));
+        if (parked || wasParkedBefore(message)) {
+            return true;
+        }
+        throw new IllegalStateException(settings.consumerName + " could not park message " + messageId
+                + ": a unique key other than its own refused the row");
+    }
+
+    private boolean wasParkedBefore(Message message) throws Exception {
+        return whileTheDatabaseAllows(() -> {
+            try (Connection database = settings.dataSource.getConnection()) {
+                return ParkedRows.wasParkedBefore(database, settings.consumerName, message);
+            }
+        });
+    }
+
+    /** Runs the work in a transaction of its own, committed when it returns; rolled back when it throws or returns false. */
+    private <T> T inTransaction(Transactional<T> work) throws Exception {
+        try (Connection database = settings.dataSource.getConnection()) {
+            boolean autoCommit = database.getAutoCommit();
+            database.setAutoCommit(false);
+            try {
+                T result = work.on(database);
+                if (Boolean.FALSE.equals(result)) {
+                    database.rollback(); // a refused insert: PostgreSQL has aborted the transaction
+                } else {
+                    database.commit();
+                }
+                return result;
+            } catch (Exception | Error e) { // an Error too: the connection goes back to a pool
+                rollbackQuietly(database);
+                throw e;
+            } finally {
+                database.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    /**
+     * Runs the call, again after a transient database failure: at once a few times, then, when the
+     * database does not answer, as soon as it does. A transient failure while the database answers is
+     * the message's own, and is thrown.
+     */
+    private <T> T whileTheDatabaseAllows(DatabaseCall<T> call) throws Exception {
+        int attempts = 0;
+        Duration backOff = FIRST_BACK_OFF;
+        boolean held = false;
+        while (true) {
+            try {
+                T result = call.call();
+                if (held) {
+                    LOG.info(() -> settings.consumerName + " goes on: the database answers again");
+                }
+                return result;
+            } catch (Exception e) {
+                if (!SqlStates.isTransient(e) || stopping()) {
+                    throw e;
+                }
+                if (++attempts >= ATTEMPTS_BEFORE_PROBE && databaseAnswers()) {
+                    throw e;
+                }
+                if (attempts == ATTEMPTS_BEFORE_PROBE) {
+                    held = true;
+                    LOG.warning(
+                            () -> settings.consumerName + " holds its batch: the database does not answer (" + e + ")");
+                }
+                pause(backOff);
+                backOff = longer(backOff);
+            }
+        }
+    }
+
+    private boolean databaseAnswers() {
+        try (Connection database = settings.dataSource.getConnection()) {
+            return database.isValid(5);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** Records the queue for the consumer name, and refuses to run when the name is recorded for another destination. */
+    private void registerDestination() {
+        try {
+            ConsumerDestination reading =
+                    ConsumerDestination.of(settings.consumerName, settings.queue, clock.instant());
+            ConsumerDestination recorded = whileTheDatabaseAllows(() -> recordedDestination(reading));
+            if (!recorded.isSameDestinationAs(settings.queue)) {
+                throw new ConsumerNameClash(recorded, reading);
+            }
+        } catch (ConsumerNameClash e) {
+            LOG.severe(e::getMessage);
+            throw new IllegalStateException(e.getMessage(), e);
+        } catch (Exception e) {
+            LOG.log(Level.SEVERE, settings.consumerName + " cannot start: it cannot read the consumers' table", e);
+            throw new IllegalStateException(settings.consumerName + " cannot read the consumers' table", e);
+        }
+    }
+
+    private ConsumerDestination recordedDestination(ConsumerDestination reading) throws SQLException {
+        try (Connection database = settings.dataSource.getConnection()) {
+            Optional<ConsumerDestination> recorded = ConsumerRows.find(database, reading.consumer());
+            if (recorded.isPresent()) {
+                return recorded.get();
+            }
+            try {
+                ConsumerRows.insert(database, reading); // on its own: the connection commits each statement
+                return reading;
+            } catch (SQLException e) {
+                if (SqlStates.isUniqueViolation(e)) { // another receiver of the name recorded it first
+                    return ConsumerRows.find(database, reading.consumer()).orElseThrow(() -> e);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private void step(Step step, IdRow row) {
+        settings.steps.accept(new ProtocolStep(step, settings.consumerName, row.messageId(), row.message()));
+    }
+
+    private String queueName() {
+        try {
+            return "queue " + settings.queue.getQueueName();
+        } catch (JMSException e) {
+            return "its queue";
+        }
+    }
+
+    private void rollbackQuietly(Connection database) {
+        try {
+            database.rollback();
+        } catch (SQLException e) {
+            // the failure being reported is the one that matters; the pool discards a broken connection
+            LOG.log(Level.FINE, settings.consumerName + " could not roll back", e);
+        }
+    }
+
+    private static int deliveryCount(Message message) {
+        try {
+            return message.getIntProperty("JMSXDeliveryCount");
+        } catch (JMSException | NumberFormatException e) {
+            return 1; // unknown: count it as a first delivery, the broker's limit still applies
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Duration longer(Duration backOff) {
+        Duration doubled = backOff.multipliedBy(2);
+        return doubled.compareTo(LONGEST_BACK_OFF) > 0 ? LONGEST_BACK_OFF : doubled;
+    }
+
+    @FunctionalInterface
+    private interface Transactional<T> {
+        T on(Connection database) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface DatabaseCall<T> {
+        T call() throws Exception;
+    }
+
+    /** A first-delivery insert found the ID: thrown to roll the transaction back. */
+    private static final class AlreadyProcessed extends Exception {
+        AlreadyProcessed() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** The receiver's settings; {@link #build} checks them all and names every unusable one. */
+    public static final class Builder {
+
+        private String consumerName;
+        private ConnectionFactory connectionFactory;
+        private Queue queue;
+        private DataSource dataSource;
+        private BatchProcessor processor;
+        private int maxMessages = 100;
+        private Duration maxWait = Duration.ofMillis(5);
+        private Acknowledgement acknowledgement = Acknowledgement.TRANSACTED_SESSION;
+        private String messageIdProperty = "messageId";
+        private int parkAfterDeliveries = 5;
+        private Function<Message, Optional<String>> brokerOf = message -> Optional.empty();
+        private Consumer<ProtocolStep> steps = step -> {};
+
+        private Builder() {}
+
+        /** The name that scopes the IDs; at most 100 characters, unique in the database. */
+        public Builder consumerName(String consumerName) {
+            this.consumerName = consumerName;
+            return this;
+        }
+
+        public Builder connectionFactory(ConnectionFactory connectionFactory) {
+            this.connectionFactory = connectionFactory;
+            return this;
+        }
+
+        public Builder queue(Queue queue) {
+            this.queue = queue;
+            return this;
+        }
+
+        /** The database of the engine's tables and of the application's writes. */
+        public Builder dataSource(DataSource dataSource) {
+            this.dataSource = dataSource;
+            return this;
+        }
+
+        public Builder processor(BatchProcessor processor) {
+            this.processor = processor;
+            return this;
+        }
+
+        /** The most messages in one transaction; 100 unless set, from 1 to 10,000. */
+        public Builder maxMessages(int maxMessages) {
+            this.maxMessages = maxMessages;
+            return this;
+        }
+
+        /** How long a batch waits for more messages after its first; 5 ms unless set, at most a minute. */
+        public Builder maxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+            return this;
+        }
+
+        /** {@link Acknowledgement#TRANSACTED_SESSION} unless set. */
+        public Builder acknowledgement(Acknowledgement acknowledgement) {
+            this.acknowledgement = acknowledgement;
+            return this;
+        }
+
+        /** The property carrying the application's message ID ({@code JMSMessageID}: the broker's); {@code messageId} unless set. */
+        public Builder messageIdProperty(String messageIdProperty) {
+            this.messageIdProperty = messageIdProperty;
+            return this;
+        }
+
+        /** Deliveries after which a message whose processing keeps failing is parked; 5 unless set. */
+        public Builder parkAfterDeliveries(int parkAfterDeliveries) {
+            this.parkAfterDeliveries = parkAfterDeliveries;
+            return this;
+        }
+
+        /**
+         * The broker that delivered a message, as the purge's broker view names it; the purge confirms
+         * an ID only against that broker. Unknown unless set, and then only age can end an ID.
+         */
+        public Builder brokerOf(Function<Message, Optional<String>> brokerOf) {
+            this.brokerOf = brokerOf;
+            return this;
+        }
+
+        /** Told of each point of the protocol, on the receiving thread; what it throws fails the message, as processing would. */
+        public Builder steps(Consumer<ProtocolStep> steps) {
+            this.steps = steps;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException naming every setting that is missing or unusable
+         */
+        public BatchedReceiver build() {
+            List<String> problems = new ArrayList<>();
+            ConsumerNames.problemWith(consumerName)
+                    .ifPresent(problem -> problems.add("consumerName '" + consumerName + "' " + problem));
+            requirePresent(problems, "connectionFactory", connectionFactory);
+            requirePresent(problems, "queue", queue);
+            requirePresent(problems, "dataSource", dataSource);
+            requirePresent(problems, "processor", processor);
+            requirePresent(problems, "acknowledgement", acknowledgement);
+            requirePresent(problems, "brokerOf", brokerOf);
+            requirePresent(problems, "steps", steps);
+            if (maxMessages < 1 || maxMessages > 10_000) {
+                problems.add("maxMessages must be from 1 to 10000, is " + maxMessages);
+            }
+            if (maxWait == null || maxWait.isNegative() || maxWait.compareTo(Duration.ofMinutes(1)) > 0) {
+                problems.add("maxWait must be from 0 to one minute, is " + maxWait);
+            }
+            if (messageIdProperty == null || messageIdProperty.isBlank()) {
+                problems.add("messageIdProperty must name a message property, is '" + messageIdProperty + "'");
+            }
+            if (parkAfterDeliveries < 1) {
+                problems.add("parkAfterDeliveries must be at least 1, is " + parkAfterDeliveries);
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "a batched receiver cannot be built: " + String.join("; ", problems));
+            }
+            return new BatchedReceiver(copy());
+        }
+
+        /** The settings as they are now: the receiver keeps them, whatever this builder is told later. */
+        private Builder copy() {
+            Builder copy = new Builder();
+            copy.consumerName = consumerName;
+            copy.connectionFactory = connectionFactory;
+            copy.queue = queue;
+            copy.dataSource = dataSource;
+            copy.processor = processor;
+            copy.maxMessages = maxMessages;
+            copy.maxWait = maxWait;
+            copy.acknowledgement = acknowledgement;
+            copy.messageIdProperty = messageIdProperty;
+            copy.parkAfterDeliveries = parkAfterDeliveries;
+            copy.brokerOf = brokerOf;
+            copy.steps = steps;
+            return copy;
+        }
+
+        private static void requirePresent(List<String> problems, String name, Object value) {
+            if (Objects.isNull(value)) {
+                problems.add(name + " is required");
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package org.exactlyonce.consume;
+
+import java.util.Optional;
+import org.exactlyonce.park.ParkReason;
+
+/**
+ * When a failed delivery parks its message instead of handing it back to the broker: an invalid
+ * message at once, with the reason it carries; one whose processing failed, on its last delivery
+ * before the limit, as {@link ParkReason#KEEPS_FAILING}.
+ *
+ * @param parkAfterDeliveries deliveries after which a message whose processing keeps failing is parked
+ */
+record ParkingRule(int parkAfterDeliveries) {
+
+    /**
+     * Whether a message whose delivery failed is parked, and why. Empty: the delivery rolls back and
+     * the broker redelivers the message.
+     *
+     * @param delivery the failed delivery's number, from 1
+     */
+    Optional<Parking> parkingAfter(Exception failure, int delivery) {
+        if (failure instanceof InvalidMessageException invalid) {
+            return Optional.of(new Parking(invalid.reason(), invalid.getMessage()));
+        }
+        if (delivery >= parkAfterDeliveries) {
+            return Optional.of(new Parking(
+                    ParkReason.KEEPS_FAILING,
+                    "processing failed on delivery " + delivery + " of " + parkAfterDeliveries + ": " + failure));
+        }
+        return Optional.empty();
+    }
+
+    /** Why a message is parked: the reason an operator filters by, and the detail. */
+    record Parking(ParkReason reason, String detail) {}
+}

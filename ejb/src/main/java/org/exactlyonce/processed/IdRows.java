@@ -1,0 +1,121 @@
+package org.exactlyonce.processed;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+import org.exactlyonce.processed.ProcessedMessages.Duplicate;
+
+/**
+ * The processed-ID table's rows in plain JDBC, on the caller's connection and in its transaction: the
+ * insert every delivery makes, one or a batch at a time, and the look at an ID the insert found there.
+ */
+public final class IdRows {
+
+    private static final String INSERT = "INSERT INTO EO_PROCESSED_MESSAGE"
+            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256, BROKER) VALUES (?, ?, ?, ?, ?, ?)";
+
+    private static final String EARLIER =
+            "SELECT PAYLOAD_SHA256, PROCESSED_AT FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ? AND MESSAGE_ID = ?";
+
+    private IdRows() {}
+
+    /** A delivery's ID to record: the message's ID, the message, and the broker that delivered it, when known. */
+    public record IdRow(String messageId, Message message, String broker) {}
+
+    /**
+     * Inserts one ID.
+     *
+     * @return false when the ID is in the table already; then the transaction can only be rolled back
+     */
+    public static boolean insert(Connection connection, String consumer, IdRow row, Instant at)
+            throws SQLException, JMSException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            bind(insert, consumer, row, at);
+            insert.executeUpdate();
+            return true;
+        } catch (SQLException e) {
+            if (SqlStates.isUniqueViolation(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Inserts the IDs in one round trip.
+     *
+     * @throws SQLException as well when one of them is in the table already ({@link
+     *     SqlStates#isUniqueViolation}); then the transaction can only be rolled back
+     */
+    public static void insertAll(Connection connection, String consumer, List<IdRow> rows, Instant at)
+            throws SQLException, JMSException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            for (IdRow row : rows) {
+                bind(insert, consumer, row, at);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    /**
+     * Why an ID that {@link #insert} found in the table is there, read on a connection outside the
+     * refused insert's transaction.
+     *
+     * @param deliveryBegan when the delivery that found it began
+     */
+    public static Duplicate earlierDelivery(
+            Connection connection, String consumer, String messageId, Message message, Instant deliveryBegan)
+            throws SQLException, JMSException {
+        try (PreparedStatement select = connection.prepareStatement(EARLIER)) {
+            select.setString(1, consumer);
+            select.setString(2, StoredIds.stored(messageId));
+            try (ResultSet earlier = select.executeQuery()) {
+                if (!earlier.next()) {
+                    return Duplicate.LOST_RACE; // the key said so; its row has been purged since
+                }
+                return duplicate(
+                        earlier.getString(1),
+                        earlier.getTimestamp(2).toLocalDateTime().toInstant(ZoneOffset.UTC),
+                        message,
+                        deliveryBegan);
+            }
+        }
+    }
+
+    /** The rule for an ID found in the table, by what the table holds of its earlier delivery. */
+    static Duplicate duplicate(String earlierSha256, Instant earlierAt, Message message, Instant deliveryBegan)
+            throws JMSException {
+        if (!Objects.equals(earlierSha256, PayloadFingerprints.of(message))) {
+            return Duplicate.CONFLICTING_PAYLOAD;
+        }
+        return earlierAt.isBefore(deliveryBegan) ? Duplicate.ALREADY_COMMITTED : Duplicate.LOST_RACE;
+    }
+
+    private static void bind(PreparedStatement insert, String consumer, IdRow row, Instant at)
+            throws SQLException, JMSException {
+        insert.setString(1, consumer);
+        insert.setString(2, StoredIds.stored(row.messageId()));
+        insert.setTimestamp(3, Timestamp.valueOf(LocalDateTime.ofInstant(at, ZoneOffset.UTC)));
+        insert.setString(4, jmsMessageIdOf(row.message()));
+        insert.setString(5, PayloadFingerprints.of(row.message()));
+        insert.setString(6, row.broker());
+    }
+
+    private static String jmsMessageIdOf(Message message) {
+        try {
+            return message.getJMSMessageID();
+        } catch (JMSException e) {
+            return null; // only informational: the ID that counts is the application's
+        }
+    }
+}
