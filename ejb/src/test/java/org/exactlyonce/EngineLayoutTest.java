@@ -35,6 +35,7 @@ class EngineLayoutTest {
     private static final Set<String> API = Set.of(
             "consume.AbstractExactlyOnceConsumer",
             "consume.BatchedReceiver",
+            "consume.BatchedReceivers",
             "consume.BatchProcessor",
             "consume.InvalidMessageException",
             "park.ParkReason",

@@ -62,6 +62,18 @@ final class BenchServer {
         }
     }
 
+    /** Queues credits of 1 to the account for the harness's batched receivers. */
+    void queueBatchedCredits(String account, int count) {
+        String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"batched\":true}".formatted(account, count);
+        expect(200, post("/ledger/api/test-credits/bulk", bulk, CLERK));
+    }
+
+    /** Runs {@code receivers} batched receivers in place of those that run, with batches of up to 100; 0 pauses them. */
+    void runBatchedReceivers(int receivers) {
+        String request = "{\"receivers\":%d,\"maxMessages\":100}".formatted(receivers);
+        expect(204, post("/ledger/api/test-credits/batched-receivers", request, CLERK));
+    }
+
     /** Queues credits of 1 to the account for the consumer that sends a receipt of each through the outbox. */
     void queueCreditsWithReceipts(String account, int count) {
         String bulk = "{\"account\":\"%s\",\"count\":%d,\"amount\":1,\"withReceipts\":true}".formatted(account, count);

@@ -126,9 +126,11 @@ public final class Benchmark {
     private void throughput(int consumers) throws Exception {
         server.restartWithConsumers(consumers);
         BenchServer.ENDPOINTS.forEach(server::pause);
+        server.runBatchedReceivers(0);
         for (int repeat = 0; repeat <= REPEATS; repeat++) {
             boolean warmUp = repeat == 0;
             recordDrain(warmUp, "eo_c" + consumers, drain(BenchServer.EXACTLY_ONCE, consumers));
+            recordDrain(warmUp, "batched_c" + consumers, drainBatched(consumers));
             recordDrain(warmUp, "alo_c" + consumers, drain(BenchServer.AT_LEAST_ONCE, consumers));
             recordDrain(warmUp, "xa_c" + consumers, drain(BenchServer.XA, consumers));
             recordDrain(warmUp, "db_c" + consumers, jdbc(consumers));
@@ -158,6 +160,20 @@ public final class Benchmark {
         Map<String, Double> cpuMs = cpu.msPerUnit(start, cpu.read(), MESSAGES);
         server.pause(endpoint);
         log("%s at %d: %.0f msgs/s; CPU ms per message: %s", endpoint, consumers, booked.perSecond(), formatted(cpuMs));
+        return new Drain(booked.perSecond(), cpuMs);
+    }
+
+    /** Queues the messages with the batched receivers stopped, then measures how fast {@code receivers} of them drain them. */
+    private Drain drainBatched(int receivers) throws Exception {
+        database.emptyProcessedIds();
+        String account = "bench-" + UUID.randomUUID();
+        server.queueBatchedCredits(account, MESSAGES);
+        server.runBatchedReceivers(receivers);
+        CpuMeter.Reading start = cpu.read();
+        BenchDatabase.Bookings booked = awaitBooked(account, MESSAGES, DRAIN);
+        Map<String, Double> cpuMs = cpu.msPerUnit(start, cpu.read(), MESSAGES);
+        server.runBatchedReceivers(0);
+        log("batched at %d: %.0f msgs/s; CPU ms per message: %s", receivers, booked.perSecond(), formatted(cpuMs));
         return new Drain(booked.perSecond(), cpuMs);
     }
 
@@ -534,6 +550,7 @@ public final class Benchmark {
                                     .collect(joining()),
                     "|---|" + "---:|".repeat(CONCURRENCY.size()),
                     row("exactly-once (ID row + domain row)", "eo"),
+                    row("exactly-once, batched receivers (up to 100 per transaction)", "batched"),
                     row("at-least-once (domain row only)", "alo"),
                     row("XA (container-managed, two-phase commit)", "xa"),
                     row("JDBC straight, no broker (the database's limit)", "db"),
@@ -587,6 +604,8 @@ public final class Benchmark {
         line("eo_vs_alo_c8", "eo_c8", "alo_c8");
         line("eo_vs_xa_c8", "eo_c8", "xa_c8");
         line("eo_vs_db_c8", "eo_c8", "db_c8");
+        line("batched_vs_single_c8", "batched_c8", "eo_c8");
+        line("batched_vs_db_c8", "batched_c8", "db_c8");
         line("eo_vs_alo_c1", "eo_c1", "alo_c1");
         line("eo_vs_xa_c1", "eo_c1", "xa_c1");
         line("table10m_vs_empty", "eo_full_table", "eo_empty_table");
@@ -662,7 +681,7 @@ public final class Benchmark {
     private List<String> cpuTable(int consumers) {
         List<String> lines = new ArrayList<>(List.of(
                 "| CPU ms per message at " + consumers + " | server | database | benchmark |", "|---|---:|---:|---:|"));
-        for (String name : List.of("eo", "alo", "xa", "db")) {
+        for (String name : List.of("eo", "batched", "alo", "xa", "db")) {
             String key = name + "_c" + consumers + "_cpu_";
             lines.add("| %s | %.2f | %.2f | %.2f |"
                     .formatted(name, median(key + "server"), median(key + "database"), median(key + "benchmark")));

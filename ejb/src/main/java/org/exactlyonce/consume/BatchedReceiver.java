@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -31,6 +32,7 @@ import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 import org.exactlyonce.processed.SqlStates;
 import org.exactlyonce.protocol.ProtocolStep;
 import org.exactlyonce.protocol.ProtocolStep.Step;
+import org.exactlyonce.telemetry.Outcome;
 
 /**
  * Receives a queue's messages in batches and processes each exactly once, many messages per database
@@ -167,7 +169,10 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     private void receiveUntilClosed() {
         Duration backOff = FIRST_BACK_OFF;
         while (!stopping()) {
-            try (JMSContext jms = settings.connectionFactory.createContext(sessionMode());
+            try (JMSContext jms = settings.user == null
+                            ? settings.connectionFactory.createContext(sessionMode())
+                            : settings.connectionFactory.createContext(
+                                    settings.user, settings.password, sessionMode());
                     JMSConsumer consumer = jms.createConsumer(settings.queue)) {
                 backOff = FIRST_BACK_OFF;
                 while (!stopping()) {
@@ -267,6 +272,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                         messageId, message, settings.brokerOf.apply(message).orElse(null)));
             } catch (InvalidMessageException e) {
                 park(null, message, e.reason(), e.getMessage());
+                count(Outcome.PARKED);
             }
         }
         return identified;
@@ -294,6 +300,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             return false;
         }
         rows.forEach(row -> step(Step.AFTER_COMMIT, row));
+        rows.forEach(row -> count(Outcome.PROCESSED));
         return true;
     }
 
@@ -318,6 +325,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 return null;
             }));
             step(Step.AFTER_COMMIT, row);
+            count(Outcome.PROCESSED);
             return true;
         } catch (AlreadyProcessed e) {
             return dropDuplicate(row, began);
@@ -342,13 +350,16 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             }
         });
         if (duplicate == Duplicate.CONFLICTING_PAYLOAD) {
-            return park(
+            park(
                     row.messageId(),
                     row.message(),
                     ParkReason.ID_REUSED,
                     "its ID was processed before with another payload: the producer reuses IDs");
+            count(Outcome.DUPLICATE_CONFLICT);
+            return true;
         }
         LOG.fine(() -> settings.consumerName + " dropped a duplicate of message " + row.messageId());
+        count(duplicate == Duplicate.LOST_RACE ? Outcome.DUPLICATE_LOST_RACE : Outcome.DUPLICATE_ALREADY_COMMITTED);
         return true;
     }
 
@@ -356,27 +367,30 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         int delivery = deliveryCount(row.message());
         Optional<ParkingRule.Parking> parking = parkingRule.parkingAfter(failure, delivery);
         if (parking.isPresent()) {
-            return park(
+            park(
                     row.messageId(),
                     row.message(),
                     parking.get().reason(),
                     parking.get().detail());
+            count(Outcome.PARKED);
+            return true;
         }
         LOG.log(
                 Level.WARNING,
                 settings.consumerName + " failed to process message " + row.messageId() + " (delivery " + delivery
                         + "): rolled back, the broker will redeliver its batch",
                 failure);
+        count(Outcome.FAILED);
         return false;
     }
 
     /**
-     * Keeps the message in the parked messages, in a transaction of its own.
+     * Keeps the message in the parked messages, in a transaction of its own; it may have been parked by
+     * an earlier delivery whose acknowledgement a crash lost.
      *
-     * @return true when it is parked, now or by an earlier delivery whose acknowledgement a crash lost
      * @throws IllegalStateException when a unique key other than the message's own refused the row
      */
-    private boolean park(String messageId, Message message, ParkReason reason, String detail) throws Exception {
+    private void park(String messageId, Message message, ParkReason reason, String detail) throws Exception {
         boolean parked = whileTheDatabaseAllows(() -> inTransaction(database -> ParkedRows.park(
                 database,
                 settings.consumerName,
@@ -386,11 +400,10 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 reason,
                 detail,
                 clock.instant())));
-        if (parked || wasParkedBefore(message)) {
-            return true;
+        if (!parked && !wasParkedBefore(message)) {
+            throw new IllegalStateException(settings.consumerName + " could not park message " + messageId
+                    + ": a unique key other than its own refused the row");
         }
-        throw new IllegalStateException(settings.consumerName + " could not park message " + messageId
-                + ": a unique key other than its own refused the row");
     }
 
     private boolean wasParkedBefore(Message message) throws Exception {
@@ -501,6 +514,10 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         }
     }
 
+    private void count(Outcome outcome) {
+        settings.counted.accept(settings.consumerName, outcome);
+    }
+
     private void step(Step step, IdRow row) {
         settings.steps.accept(new ProtocolStep(step, settings.consumerName, row.messageId(), row.message()));
     }
@@ -553,6 +570,24 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         T call() throws Exception;
     }
 
+    /**
+     * Where a server's purge learns which IDs are being delivered ({@link DeliveriesInFlight}): each
+     * batch's IDs begin before they are inserted and end once the batch is acknowledged or handed back.
+     */
+    interface InFlight {
+        void begin(String consumer, String messageId);
+
+        void end(String consumer, String messageId);
+
+        InFlight NONE = new InFlight() {
+            @Override
+            public void begin(String consumer, String messageId) {}
+
+            @Override
+            public void end(String consumer, String messageId) {}
+        };
+    }
+
     /** A first-delivery insert found the ID: thrown to roll the transaction back. */
     private static final class AlreadyProcessed extends Exception {
         AlreadyProcessed() {
@@ -565,6 +600,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
         private String consumerName;
         private ConnectionFactory connectionFactory;
+        private String user;
+        private String password;
         private Queue queue;
         private DataSource dataSource;
         private BatchProcessor processor;
@@ -575,6 +612,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         private int parkAfterDeliveries = 5;
         private Function<Message, Optional<String>> brokerOf = message -> Optional.empty();
         private Consumer<ProtocolStep> steps = step -> {};
+        private InFlight inFlight = InFlight.NONE;
+        private BiConsumer<String, Outcome> counted = (consumer, outcome) -> {};
 
         private Builder() {}
 
@@ -586,6 +625,13 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
         public Builder connectionFactory(ConnectionFactory connectionFactory) {
             this.connectionFactory = connectionFactory;
+            return this;
+        }
+
+        /** The broker's user and password, for a connection factory that has none of its own. */
+        public Builder credentials(String user, String password) {
+            this.user = user;
+            this.password = password;
             return this;
         }
 
@@ -650,6 +696,18 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             return this;
         }
 
+        /** Set by the server's {@link BatchedReceivers}, whose purge spares the IDs in flight. */
+        Builder inFlight(InFlight inFlight) {
+            this.inFlight = inFlight;
+            return this;
+        }
+
+        /** Set by the server's {@link BatchedReceivers}: each message's outcome, for the telemetry. */
+        Builder counted(BiConsumer<String, Outcome> counted) {
+            this.counted = counted;
+            return this;
+        }
+
         /**
          * @throws IllegalArgumentException naming every setting that is missing or unusable
          */
@@ -688,6 +746,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             Builder copy = new Builder();
             copy.consumerName = consumerName;
             copy.connectionFactory = connectionFactory;
+            copy.user = user;
+            copy.password = password;
             copy.queue = queue;
             copy.dataSource = dataSource;
             copy.processor = processor;
@@ -698,6 +758,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             copy.parkAfterDeliveries = parkAfterDeliveries;
             copy.brokerOf = brokerOf;
             copy.steps = steps;
+            copy.inFlight = inFlight;
+            copy.counted = counted;
             return copy;
         }
 

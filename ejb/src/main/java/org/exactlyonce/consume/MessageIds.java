@@ -28,6 +28,11 @@ public class MessageIds implements ApplicationIds {
     @ConfigProperty(name = "exactlyonce.message-id.property", defaultValue = "messageId")
     String idProperty;
 
+    /** The property the application's ID is in, or {@link #JMS_MESSAGE_ID}. */
+    String idProperty() {
+        return idProperty;
+    }
+
     /** What is unusable in the setting; empty when it can be used. */
     List<String> problems() {
         return idProperty == null || idProperty.isBlank()

@@ -48,7 +48,9 @@ final class CrashSuite {
          * The consumer that books each credit and sends its receipt through the outbox, and downstream the
          * receipts' consumer: one credit and one receipt per ID.
          */
-        WITH_RECEIPTS
+        WITH_RECEIPTS,
+        /** The harness's batched receiver: one credit per ID, many per transaction. */
+        BATCHED
     }
 
     /** How long each credit's processing takes: a share before a delivery's crash point, and else. */
@@ -105,8 +107,13 @@ final class CrashSuite {
      * broker's where it stands alone.
      */
     List<String> crashPoints() {
+        return crashPoints(route());
+    }
+
+    /** The crash points of a route on this phase's setup. */
+    List<String> crashPoints(Route route) {
         List<String> points = new ArrayList<>(CRASH_POINTS);
-        if (route() == Route.WITH_RECEIPTS) {
+        if (route == Route.WITH_RECEIPTS) {
             points.add(points.indexOf("KILL"), OUTBOX_SENT);
         }
         broker.ifPresent(standalone -> points.add(BROKER));
@@ -155,7 +162,11 @@ final class CrashSuite {
                 route == Route.WITH_RECEIPTS ? List.of(account, "receipts-" + account) : List.of(account);
         awaitAllProcessed(ledgers, sent.size());
         return Result.of(
-                route == Route.WITH_RECEIPTS ? "outbox-chain" : "crash-suite", sent, crashed, 0, effects(ledgers));
+                route == Route.WITH_RECEIPTS ? "outbox-chain" : route == Route.BATCHED ? "batched" : "crash-suite",
+                sent,
+                crashed,
+                0,
+                effects(ledgers));
     }
 
     /** The effects on each of the accounts, by ID. */
@@ -252,6 +263,7 @@ final class CrashSuite {
                 .add("duplicateShare", 0.1)
                 .add("atLeastOnce", route == Route.AT_LEAST_ONCE)
                 .add("withReceipts", route == Route.WITH_RECEIPTS)
+                .add("batched", route == Route.BATCHED)
                 .add("faults", Json.createObjectBuilder().add("processMillis", processing.toMillis()))
                 .build();
     }

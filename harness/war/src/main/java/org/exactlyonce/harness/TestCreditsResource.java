@@ -27,6 +27,9 @@ public class TestCreditsResource {
     @Inject
     FaultInjection faultInjection;
 
+    @Inject
+    BatchedLedger batchedLedger;
+
     /**
      * Queues one test credit: {@code {"messageId":"…","account":"…","amount":N,"faults":{…}}}; with
      * {@code ?audit=true} also to the audit queue, whose consumer books it to {@code audit-<account>};
@@ -61,7 +64,8 @@ public class TestCreditsResource {
     /**
      * Queues a bulk order as the sample does, to the ledger's consumer, or with {@code "atLeastOnce":
      * true} to the baseline, or with {@code "withReceipts": true} to the consumer that also sends a
-     * receipt of each; {@code faults} apply to every message.
+     * receipt of each, or with {@code "batched": true} to the batched receiver; {@code faults} apply to
+     * every message.
      */
     @POST
     @Path("/bulk")
@@ -78,12 +82,33 @@ public class TestCreditsResource {
                         bulk.copies(),
                         bulk.duplicateShare())
                 .plan();
-        Route route =
-                bulk.atLeastOnce() ? Route.AT_LEAST_ONCE : bulk.withReceipts() ? Route.WITH_RECEIPT : Route.LEDGER;
+        Route route = bulk.atLeastOnce()
+                ? Route.AT_LEAST_ONCE
+                : bulk.withReceipts() ? Route.WITH_RECEIPT : bulk.batched() ? Route.BATCHED : Route.LEDGER;
         plan.messageIds()
                 .forEach(id -> sender.send(new TestCredit(id, bulk.account(), bulk.amount(), bulk.faults()), route));
         return plan.result();
     }
+
+    /**
+     * {@code {"receivers":N,"maxMessages":M}}: the batched ledger's receivers stopped and {@code N}
+     * started in their place, with batches of up to {@code M}; 0 receivers pause it.
+     */
+    @POST
+    @Path("/batched-receivers")
+    public Response runBatchedReceivers(BatchedReceivers request) {
+        if (request == null || request.receivers() < 0 || request.receivers() > 64) {
+            throw new BadRequestException("receivers must be from 0 to 64");
+        }
+        if (request.receivers() > 0 && (request.maxMessages() < 1 || request.maxMessages() > 10_000)) {
+            throw new BadRequestException("maxMessages must be from 1 to 10000");
+        }
+        batchedLedger.run(request.receivers(), request.maxMessages());
+        return Response.noContent().build();
+    }
+
+    /** How many batched receivers run, and how large their batches may be. */
+    public record BatchedReceivers(int receivers, int maxMessages) {}
 
     private void refuseFaultsUnlessEnabled(TestCredit.Faults faults) {
         if (faults != null) {
@@ -95,7 +120,7 @@ public class TestCreditsResource {
         return value == null || value.isBlank();
     }
 
-    /** The sample's {@link BulkOrder} with a route and faults; {@code atLeastOnce} and {@code withReceipts} default to false. */
+    /** The sample's {@link BulkOrder} with a route and faults; {@code atLeastOnce}, {@code withReceipts} and {@code batched} default to false. */
     public record TestBulkOrder(
             String idPrefix,
             String account,
@@ -105,5 +130,6 @@ public class TestCreditsResource {
             double duplicateShare,
             boolean atLeastOnce,
             boolean withReceipts,
+            boolean batched,
             TestCredit.Faults faults) {}
 }

@@ -12,5 +12,14 @@ final class TestQueues {
     /** Credit events, a topic: each {@link CreditSubscriber} books every one. */
     static final String CREDIT_EVENTS = "jms/ledger/CreditEvents";
 
+    /** Credit orders for {@link BatchedLedger}, the batched receiver. */
+    static final String BATCHED_CREDITS = "jms/ledger/CreditsBatched";
+
+    /**
+     * The batched receiver's connection factory: one whose sessions can be transacted outside JTA (on
+     * WildFly a plain connection factory, not the pooled one of the sample).
+     */
+    static final String BATCHED_CONNECTION_FACTORY = "jms/test/BatchedConnectionFactory";
+
     private TestQueues() {}
 }

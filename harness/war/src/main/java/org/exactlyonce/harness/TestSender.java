@@ -21,6 +21,8 @@ public class TestSender {
         WITH_RECEIPT,
         /** The baseline without a processed-ID table. */
         AT_LEAST_ONCE,
+        /** The batched receiver. */
+        BATCHED,
         /** The audit consumer, whose class has the ledger consumer's simple name. */
         AUDIT,
         /** The credit events topic, which every subscriber reads. */
@@ -39,6 +41,9 @@ public class TestSender {
     @Resource(lookup = TestQueues.AT_LEAST_ONCE_CREDITS)
     Queue atLeastOnceCredits;
 
+    @Resource(lookup = TestQueues.BATCHED_CREDITS)
+    Queue batchedCredits;
+
     @Resource(lookup = AuditTrail.QUEUE)
     Queue audit;
 
@@ -54,6 +59,7 @@ public class TestSender {
             case LEDGER -> credits;
             case WITH_RECEIPT -> creditsWithReceipts;
             case AT_LEAST_ONCE -> atLeastOnceCredits;
+            case BATCHED -> batchedCredits;
             case AUDIT -> audit;
             case EVENTS -> events;
         };

@@ -1,0 +1,95 @@
+package org.exactlyonce.harness;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.consume.BatchedReceiver;
+import org.exactlyonce.consume.BatchedReceivers;
+import org.exactlyonce.consume.InvalidMessageException;
+
+/**
+ * The ledger's booking through a batched receiver: many credits per transaction, booked in plain JDBC
+ * on the batch's connection, for the crash suite and the benchmark. Faults reach it as they reach the
+ * sample's consumers, through the protocol's events.
+ */
+@Startup
+@Singleton
+public class BatchedLedger {
+
+    /** The consumer's name, which scopes its IDs. */
+    static final String CONSUMER = "exactly-once-sample/ledger/BatchedLedger";
+
+    private static final String BOOK =
+            "INSERT INTO LEDGER_CREDIT (MESSAGE_ID, ACCOUNT, AMOUNT, BOOKED_AT) VALUES (?, ?, ?, ?)";
+
+    @Resource(lookup = TestQueues.BATCHED_CONNECTION_FACTORY)
+    ConnectionFactory connectionFactory;
+
+    @Resource(lookup = TestQueues.BATCHED_CREDITS)
+    Queue credits;
+
+    @Inject
+    BatchedReceivers receivers;
+
+    /** For a connection factory without a login of its own (WildFly's to a standalone Artemis). */
+    @Inject
+    @ConfigProperty(name = "harness.artemis.user")
+    Optional<String> user;
+
+    @Inject
+    @ConfigProperty(name = "harness.artemis.password")
+    Optional<String> password;
+
+    private final List<BatchedReceiver> running = new ArrayList<>();
+
+    /** One receiver, in batches of up to 100, from the start. */
+    @PostConstruct
+    void start() {
+        run(1, 100);
+    }
+
+    /**
+     * Stops the receivers that run, then starts {@code count} in their place, which take up to {@code
+     * maxMessages} per batch; none pauses the batched ledger, as the benchmark does while it queues credits.
+     */
+    void run(int count, int maxMessages) {
+        running.forEach(BatchedReceiver::close);
+        running.clear();
+        for (int i = 0; i < count; i++) {
+            BatchedReceiver.Builder builder = receivers.builder();
+            user.ifPresent(name -> builder.credentials(name, password.orElse(null)));
+            running.add(receivers.start(builder.consumerName(CONSUMER)
+                    .connectionFactory(connectionFactory)
+                    .queue(credits)
+                    .maxMessages(maxMessages)
+                    .processor(BatchedLedger::book)));
+        }
+    }
+
+    private static void book(Message message, Connection database) throws JMSException, SQLException {
+        TestCredit credit = TestCredit.in(message).orElseThrow(() -> new InvalidMessageException("not a credit order"));
+        try (PreparedStatement book = database.prepareStatement(BOOK)) {
+            book.setString(1, credit.messageId());
+            book.setString(2, credit.account());
+            book.setLong(3, credit.amount());
+            book.setTimestamp(4, Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC)));
+            book.executeUpdate();
+        }
+    }
+}
