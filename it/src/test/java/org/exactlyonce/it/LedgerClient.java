@@ -145,6 +145,18 @@ final class LedgerClient {
         return parse(response.body()).asJsonObject();
     }
 
+    /** Stops the harness's batched receivers and starts {@code receivers} in their place; 0 pauses them. */
+    void runBatchedReceivers(int receivers, int maxMessages) {
+        expect(
+                204,
+                post(
+                        "/ledger/api/test-credits/batched-receivers",
+                        Json.createObjectBuilder()
+                                .add("receivers", receivers)
+                                .add("maxMessages", maxMessages)
+                                .build()));
+    }
+
     /**
      * Sends a bulk order as {@link #sendBulk} does, but answers empty when the server could not send it
      * (it answered 5xx, or not at all), for a caller that sends it again.

@@ -68,7 +68,7 @@ public class BatchedLedger {
      * Stops the receivers that run, then starts {@code count} in their place, which take up to {@code
      * maxMessages} per batch; none pauses the batched ledger, as the benchmark does while it queues credits.
      */
-    void run(int count, int maxMessages) {
+    public void run(int count, int maxMessages) {
         running.forEach(BatchedReceiver::close);
         running.clear();
         for (int i = 0; i < count; i++) {
