@@ -8,6 +8,10 @@ set -euo pipefail
 home=$1 base=$2 offset=$3 database=$4
 shift 4
 mkdir -p "$base/log"
+# standalone.conf's JVM options, with C1 alone: a test server starts and restarts many times on 2 cores
+# (the Liberty test servers' jvm.options say the same)
+export JAVA_OPTS="-Xms64m -Xmx512m -Djava.net.preferIPv4Stack=true -Djboss.modules.system.pkgs=org.jboss.byteman"\
+" -Djava.awt.headless=true -XX:TieredStopAtLevel=1"
 JBOSS_PIDFILE="$base/wildfly.pid" LAUNCH_JBOSS_IN_BACKGROUND=true nohup "$home/bin/standalone.sh" \
     -c standalone-full.xml \
     -Djboss.server.base.dir="$base" \

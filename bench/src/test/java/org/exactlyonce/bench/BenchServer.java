@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** A Liberty server under test: its HTTP API, its message endpoints, and its consumers' concurrency. */
@@ -147,6 +148,42 @@ final class BenchServer {
     }
 
     /** The server's folder, {@code usr/servers/<name>}. */
+    /**
+     * The server's heap in use right after a full collection, in MiB, asked of its JVM with {@code jcmd}
+     * ({@code GC.run}, then {@code GC.heap_info}).
+     */
+    double heapMbAfterFullGc() throws IOException, InterruptedException {
+        long pid = ProcessHandle.allProcesses()
+                .filter(process -> process.info()
+                        .commandLine()
+                        .filter(line -> line.contains("ws-server.jar " + name() + " ")
+                                || line.endsWith("ws-server.jar " + name()))
+                        .isPresent())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no process of server " + name()))
+                .pid();
+        jcmd(pid, "GC.run");
+        Matcher used = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K").matcher(jcmd(pid, "GC.heap_info"));
+        if (!used.find()) {
+            throw new IllegalStateException("jcmd GC.heap_info of server " + name() + " names no heap in use");
+        }
+        return Long.parseLong(used.group(1)) / 1024.0;
+    }
+
+    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        String.valueOf(pid),
+                        command)
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (jcmd.waitFor() != 0) {
+            throw new IllegalStateException("jcmd " + command + " failed: " + output);
+        }
+        return output;
+    }
+
     Path directory() {
         return serverDir;
     }

@@ -43,6 +43,9 @@ public final class Benchmark {
     private static final int MESSAGES = Integer.getInteger("bench.messages", 20_000);
     private static final int REPEATS = Integer.getInteger("bench.repeats", 3);
     private static final int TABLE_FILL = Integer.getInteger("bench.table-ids", 10_000_000);
+    /** Messages on the queue while the part {@code purge10m} purges and the server's heap is read. */
+    private static final int QUEUED = Integer.getInteger("bench.queued", 100_000);
+
     private static final int PURGE_IDS = Integer.getInteger("bench.purge-ids", 1_000_000);
     private static final int LOAD_RATE = Integer.getInteger("bench.load-rate", 100);
     private static final Duration LOAD = Duration.ofSeconds(Integer.getInteger("bench.load-seconds", 40));
@@ -398,7 +401,10 @@ public final class Benchmark {
     /**
      * One purge run over {@link #TABLE_FILL} IDs, every hundredth unconfirmed and the rest acknowledged
      * past the dedup window: how long it takes to confirm and delete them, and the longest time one of
-     * its batches held deliveries from beginning. One run: filling the table takes minutes.
+     * its batches held deliveries from beginning. One run: filling the table takes minutes. The server's
+     * heap after a full collection, idle (an empty table, an empty queue), with the IDs in the table and
+     * {@link #QUEUED} messages on the queue, and after the purge: the engine keeps no state per message
+     * or per ID.
      */
     private void purgeOfTenMillion() throws Exception {
         server.restartWithConsumers(8);
@@ -406,9 +412,15 @@ public final class Benchmark {
         drain(BenchServer.EXACTLY_ONCE, 8); // a delivery records the consumer's destination and its broker
         String broker = database.brokerOfProcessedIds();
         database.emptyProcessedIds();
+        record("heap_mb_idle", server.heapMbAfterFullGc());
         Instant start = Instant.now();
         database.addPurgeableIds(TABLE_FILL, broker);
         log("%d IDs added in %s", TABLE_FILL, Duration.between(start, Instant.now()));
+        String waiting = "bench-" + UUID.randomUUID();
+        for (int queued = 0; queued < QUEUED; queued += MESSAGES) { // on the queue while the purge looks at it
+            server.queueCredits(waiting, Math.min(MESSAGES, QUEUED - queued), false);
+        }
+        record("heap_mb_loaded", server.heapMbAfterFullGc());
         JsonObject report;
         try (JsonReader reader = Json.createReader(new StringReader(server.purgeNow(Duration.ofHours(2))))) {
             report = reader.readObject();
@@ -419,6 +431,10 @@ public final class Benchmark {
                 Duration.parse(report.getString("longestLockHold")).toMillis());
         record("purge10m_deleted", report.getInt("deleted"));
         record("purge10m_confirmed", report.getInt("confirmed"));
+        record("heap_mb_after_purge", server.heapMbAfterFullGc());
+        server.resume(BenchServer.EXACTLY_ONCE);
+        awaitBooked(waiting, QUEUED, DRAIN);
+        server.pause(BenchServer.EXACTLY_ONCE);
         database.emptyProcessedIds();
     }
 
@@ -624,6 +640,9 @@ public final class Benchmark {
         if (figures.containsKey("purge10m_seconds")) {
             System.out.printf("bench: purge10m_seconds=%.0f%n", median("purge10m_seconds"));
             System.out.printf("bench: purge_lock_max_ms=%.0f%n", median("purge_lock_max_ms"));
+            System.out.printf("bench: heap_mb_idle=%.0f%n", median("heap_mb_idle"));
+            System.out.printf("bench: heap_mb_loaded=%.0f%n", median("heap_mb_loaded"));
+            System.out.printf("bench: heap_mb_after_purge=%.0f%n", median("heap_mb_after_purge"));
         }
         Files.writeString(Path.of(System.getProperty("bench.report", "benchmark.md")), table + "\n");
     }

@@ -226,8 +226,10 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     private void deliver(List<Message> batch, JMSContext jms) {
         Instant began = clock.instant();
         boolean handled;
+        List<IdRow> identified = List.of();
         try {
-            List<IdRow> identified = identified(batch);
+            identified = identified(batch);
+            identified.forEach(row -> settings.inFlight.begin(settings.consumerName, row.messageId()));
             handled = identified.isEmpty() || commitTogether(identified) || processOneByOne(identified, began);
         } catch (Exception e) { // the broker or the database failed past the point of holding
             LOG.log(
@@ -235,6 +237,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                     settings.consumerName + " hands a batch of " + batch.size() + " back to the broker",
                     e);
             handled = false;
+        } finally {
+            identified.forEach(row -> settings.inFlight.end(settings.consumerName, row.messageId()));
         }
         acknowledgeOrHandBack(batch, jms, handled);
     }

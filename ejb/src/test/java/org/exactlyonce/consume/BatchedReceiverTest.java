@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -241,6 +243,36 @@ class BatchedReceiverTest {
         assertEquals(
                 List.of("1"), strings("SELECT DISTINCT CAST(DELIVERY AS CHAR(2)) FROM EFFECT"), "never redelivered");
         assertEquals(0, count("SELECT COUNT(*) FROM EO_PARKED_MESSAGE"));
+    }
+
+    @Test
+    void theIdsOfABatchAreInFlightFromBeforeTheirInsertUntilTheBatchEnds() throws Exception {
+        Set<String> inFlight = ConcurrentHashMap.newKeySet();
+        List<Set<String>> seenWhileProcessing = new CopyOnWriteArrayList<>();
+        sendCredits(20);
+
+        start(receiver()
+                .maxWait(Duration.ofMillis(300))
+                .inFlight(new BatchedReceiver.InFlight() {
+                    @Override
+                    public void begin(String consumer, String messageId) {
+                        inFlight.add(messageId);
+                    }
+
+                    @Override
+                    public void end(String consumer, String messageId) {
+                        inFlight.remove(messageId);
+                    }
+                })
+                .steps(step -> {
+                    if (step.step() == Step.BEFORE_PROCESS) {
+                        seenWhileProcessing.add(Set.copyOf(inFlight));
+                    }
+                }));
+
+        awaitEffects(20);
+        await(inFlight::isEmpty, "none left in flight");
+        assertTrue(seenWhileProcessing.stream().allMatch(seen -> seen.size() == 20), "the whole batch in flight");
     }
 
     @Test
