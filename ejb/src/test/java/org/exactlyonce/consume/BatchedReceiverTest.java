@@ -41,18 +41,15 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
-import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
-import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.derby.jdbc.EmbeddedDataSource;
 import org.exactlyonce.consume.BatchedReceiver.Acknowledgement;
 import org.exactlyonce.protocol.ProtocolStep;
 import org.exactlyonce.protocol.ProtocolStep.Step;
-import org.junit.jupiter.api.AfterAll;
+import org.exactlyonce.testing.InJvmBroker;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The batched receiver's crash matrix, batch-wide, with real parts in the test's own JVM: an Artemis
@@ -65,8 +62,8 @@ class BatchedReceiverTest {
 
     private static final String CONSUMER = "batched-test";
 
-    private static EmbeddedActiveMQ broker;
-    private static ActiveMQConnectionFactory connections;
+    @RegisterExtension
+    static final InJvmBroker BROKER = new InJvmBroker();
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final List<BatchedReceiver> receivers = new ArrayList<>();
@@ -75,23 +72,6 @@ class BatchedReceiverTest {
     private EmbeddedDataSource database;
     private JMSContext jms;
     private Queue queue;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = new EmbeddedActiveMQ()
-                .setConfiguration(new ConfigurationImpl()
-                        .setPersistenceEnabled(false)
-                        .setSecurityEnabled(false)
-                        .addAcceptorConfiguration("in-vm", "vm://1"));
-        broker.start();
-        connections = new ActiveMQConnectionFactory("vm://1");
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        connections.close();
-        broker.stop();
-    }
 
     @BeforeEach
     void createTablesAndQueue() throws Exception {
@@ -106,7 +86,7 @@ class BatchedReceiverTest {
             ddl.execute("CREATE TABLE EFFECT (MESSAGE_ID VARCHAR(100) NOT NULL, BODY VARCHAR(100) NOT NULL,"
                     + " DELIVERY INTEGER NOT NULL)");
         }
-        jms = connections.createContext();
+        jms = BROKER.connections().createContext();
         queue = jms.createQueue("batched-" + System.nanoTime());
     }
 
@@ -317,7 +297,7 @@ class BatchedReceiverTest {
     private BatchedReceiver.Builder receiver() {
         return BatchedReceiver.builder()
                 .consumerName(CONSUMER)
-                .connectionFactory(connections)
+                .connectionFactory(BROKER.connections())
                 .queue(queue)
                 .dataSource(database)
                 .processor(this::credit);

@@ -22,16 +22,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
-import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.exactlyonce.message.MessageCopies.Copy;
 import org.exactlyonce.message.MessageCopies.Headers;
-import org.junit.jupiter.api.AfterAll;
+import org.exactlyonce.testing.InJvmBroker;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A parked or outgoing message is kept as a {@link Copy} and sent again from it: through a real JMS
@@ -40,33 +37,16 @@ import org.junit.jupiter.api.Test;
  */
 class MessageCopiesTest {
 
-    private static EmbeddedActiveMQ broker;
-    private static ActiveMQConnectionFactory connections;
+    @RegisterExtension
+    static final InJvmBroker BROKER = new InJvmBroker();
 
     private JMSContext jms;
     private Queue parked;
     private Queue replayed;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = new EmbeddedActiveMQ()
-                .setConfiguration(new ConfigurationImpl()
-                        .setPersistenceEnabled(false)
-                        .setSecurityEnabled(false)
-                        .addAcceptorConfiguration("in-vm", "vm://0"));
-        broker.start();
-        connections = new ActiveMQConnectionFactory("vm://0");
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        connections.close();
-        broker.stop();
-    }
-
     @BeforeEach
     void connect() {
-        jms = connections.createContext();
+        jms = BROKER.connections().createContext();
         parked = jms.createQueue("parked-" + System.nanoTime());
         replayed = jms.createQueue("replayed-" + System.nanoTime());
     }
