@@ -265,10 +265,19 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         }
     }
 
-    /** The messages with a usable ID; the others are parked, each in a transaction of its own. */
+    /**
+     * The messages to process: those with a usable ID, but for a redelivered one that an earlier
+     * delivery parked (its batch was handed back for another message, or a crash lost its
+     * acknowledgement), which is acknowledged with the batch and never processed. The others are parked,
+     * each in a transaction of its own.
+     */
     private List<IdRow> identified(List<Message> batch) throws Exception {
         List<IdRow> identified = new ArrayList<>();
         for (Message message : batch) {
+            if (deliveryCount(message) > 1 && wasParkedBefore(message)) {
+                LOG.fine(() -> settings.consumerName + " acknowledges a message parked on an earlier delivery");
+                continue;
+            }
             try {
                 String messageId = MessageIds.validated(
                         settings.messageIdProperty, MessageIds.read(message, settings.messageIdProperty));

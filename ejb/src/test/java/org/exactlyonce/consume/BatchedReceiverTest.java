@@ -196,6 +196,30 @@ class BatchedReceiverTest {
     }
 
     @Test
+    void aMessageParkedInABatchThatIsHandedBackIsNotProcessedOnItsRedelivery() throws Exception {
+        send("invalid-once", "1");
+        send("fails-once", "2");
+
+        start(receiver().maxWait(Duration.ofMillis(300)).processor((message, db) -> {
+            boolean first = message.getIntProperty("JMSXDeliveryCount") == 1;
+            if (first && "invalid-once".equals(message.getStringProperty("messageId"))) {
+                throw new InvalidMessageException(org.exactlyonce.park.ParkReason.INVALID_PAYLOAD, "not yet");
+            }
+            if (first && "fails-once".equals(message.getStringProperty("messageId"))) {
+                throw new IllegalStateException("try again"); // hands the batch back
+            }
+            credit(message, db);
+        }));
+
+        awaitEffects(1);
+        awaitQueueEmpty();
+        assertEquals(List.of("fails-once"), strings("SELECT MESSAGE_ID FROM EFFECT"));
+        assertEquals(
+                List.of("invalid-once INVALID_PAYLOAD"),
+                strings("SELECT MESSAGE_ID || ' ' || REASON FROM EO_PARKED_MESSAGE"));
+    }
+
+    @Test
     void anIdReusedWithAnotherPayloadIsParkedAndTheFirstMessageKeptItsEffect() throws Exception {
         start(receiver());
         send("credit-1", "10");
