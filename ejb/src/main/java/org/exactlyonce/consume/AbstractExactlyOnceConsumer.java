@@ -344,7 +344,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /** After a failure: parks a bad or poison message, or has the broker redeliver it by throwing. */
     private void parkOrRedeliver(String messageId, Message message, Exception failure) {
-        int delivery = deliveryCount(message);
+        int delivery = ParkingRule.deliveryCount(message);
         Optional<ParkingRule.Parking> parking = settings.parking().parkingAfter(failure, delivery);
         if (parking.isPresent()) {
             park(messageId, message, parking.get().reason(), parking.get().detail());
@@ -367,7 +367,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     private void keep(String messageId, Message message, ParkReason reason, String detail) {
         try {
             transaction.begin();
-            if (parkedMessages.park(consumer, messageId, message, deliveryCount(message), reason, detail)) {
+            if (parkedMessages.park(consumer, messageId, message, ParkingRule.deliveryCount(message), reason, detail)) {
                 transaction.commit();
                 return;
             }
@@ -390,14 +390,6 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
             throw new EJBException(
                     consumer + " could not tell whether a message is parked already;" + " the broker will redeliver it",
                     e);
-        }
-    }
-
-    private static int deliveryCount(Message message) {
-        try {
-            return message.getIntProperty("JMSXDeliveryCount");
-        } catch (JMSException | NumberFormatException e) {
-            return 1; // unknown: count it as a first delivery, the broker's limit still applies
         }
     }
 

@@ -274,7 +274,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     private List<IdRow> identified(List<Message> batch) throws Exception {
         List<IdRow> identified = new ArrayList<>();
         for (Message message : batch) {
-            if (deliveryCount(message) > 1 && wasParkedBefore(message)) {
+            if (ParkingRule.deliveryCount(message) > 1 && wasParkedBefore(message)) {
                 LOG.fine(() -> settings.consumerName + " acknowledges a message parked on an earlier delivery");
                 continue;
             }
@@ -377,7 +377,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     }
 
     private boolean parkOrRedeliver(IdRow row, Exception failure) throws Exception {
-        int delivery = deliveryCount(row.message());
+        int delivery = ParkingRule.deliveryCount(row.message());
         Optional<ParkingRule.Parking> parking = parkingRule.parkingAfter(failure, delivery);
         if (parking.isPresent()) {
             park(
@@ -409,7 +409,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 settings.consumerName,
                 messageId,
                 message,
-                deliveryCount(message),
+                ParkingRule.deliveryCount(message),
                 reason,
                 detail,
                 clock.instant())));
@@ -549,14 +549,6 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         } catch (SQLException e) {
             // the failure being reported is the one that matters; the pool discards a broken connection
             LOG.log(Level.FINE, settings.consumerName + " could not roll back", e);
-        }
-    }
-
-    private static int deliveryCount(Message message) {
-        try {
-            return message.getIntProperty("JMSXDeliveryCount");
-        } catch (JMSException | NumberFormatException e) {
-            return 1; // unknown: count it as a first delivery, the broker's limit still applies
         }
     }
 

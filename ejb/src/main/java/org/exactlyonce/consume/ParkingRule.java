@@ -1,5 +1,7 @@
 package org.exactlyonce.consume;
 
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
 import java.util.Optional;
 import org.exactlyonce.park.ParkReason;
 
@@ -28,6 +30,15 @@ record ParkingRule(int parkAfterDeliveries) {
                     "processing failed on delivery " + delivery + " of " + parkAfterDeliveries + ": " + failure));
         }
         return Optional.empty();
+    }
+
+    /** The message's delivery number, from 1, as the broker counts it; 1 when it does not say. */
+    static int deliveryCount(Message message) {
+        try {
+            return message.getIntProperty("JMSXDeliveryCount");
+        } catch (JMSException | NumberFormatException e) {
+            return 1; // unknown: count it as a first delivery, the broker's limit still applies
+        }
     }
 
     /** Why a message is parked: the reason an operator filters by, and the detail. */
