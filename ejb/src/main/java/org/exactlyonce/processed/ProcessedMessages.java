@@ -9,6 +9,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Query;
 import jakarta.persistence.TypedQuery;
 import java.time.Clock;
 import java.time.Instant;
@@ -138,59 +139,58 @@ public class ProcessedMessages {
     }
 
     /**
-     * Deletes up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff} and
-     * after {@code afterStoredId} in ID order, in one transaction, except those to spare and those of parked
-     * messages; IDs still unconfirmed are never deleted. Each batch starts where the last one ended: a
-     * batch that scanned again from the first ID would step over every row its predecessors deleted
-     * and the database has not vacuumed yet, which makes a purge's cost grow with the square of its
-     * deletions.
+     * Up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff} and after {@code
+     * afterStoredId} in ID order, except those of parked messages: the next batch for {@link
+     * #deleteAcknowledged}. A read, so that the purge looks for a batch before it holds deliveries back,
+     * and holds them only while it deletes. Each batch starts where the last one ended: a batch that
+     * scanned again from the first ID would step over every row its predecessors deleted and the database
+     * has not vacuumed yet, which makes a purge's cost grow with the square of its deletions.
      *
-     * @param afterStoredId the previous batch's {@link DeletedBatch#lastId}; {@code ""} for the first
-     * @return what the batch selected and deleted; fewer selected than {@code limit} means none are left
+     * @param afterStoredId the previous batch's last ID; {@code ""} for the first
+     * @return stored IDs, in ID order; fewer than {@code limit} means none are left after them
      */
-    public DeletedBatch deleteAcknowledgedUntil(
-            String consumer, Instant cutoff, String afterStoredId, int limit, Set<String> spared) {
-        // spared IDs are left out in the query, so a short batch still means that none are left
-        TypedQuery<String> select = entityManager
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterStoredId, int limit) {
+        return entityManager
                 .createQuery(
                         "select p.messageId from ProcessedMessage p where p.consumer = :consumer"
                                 + " and p.messageId > :after and p.acknowledgedAt <= :cutoff"
-                                // a parked message's ID stays, so that replaying it is refused once processed
-                                + " and not exists (select k.id from ParkedMessage k"
-                                + " where k.consumer = p.consumer and k.messageId = p.messageId)"
-                                + (spared.isEmpty() ? "" : " and p.messageId not in :spared")
+                                + NOT_PARKED
                                 + " order by p.messageId",
                         String.class)
                 .setParameter("consumer", consumer)
                 .setParameter("after", afterStoredId)
                 .setParameter("cutoff", utc(cutoff))
-                .setMaxResults(limit);
-        if (!spared.isEmpty()) {
-            select.setParameter("spared", stored(spared));
-        }
-        List<String> expired = select.getResultList();
-        if (expired.isEmpty()) {
-            return new DeletedBatch(0, 0, afterStoredId);
-        }
-        int deleted = entityManager
-                .createQuery("delete from ProcessedMessage p where p.consumer = :consumer"
-                        + " and p.messageId in :ids and p.acknowledgedAt <= :cutoff")
-                .setParameter("consumer", consumer)
-                .setParameter("ids", expired)
-                .setParameter("cutoff", utc(cutoff))
-                .executeUpdate();
-        steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
-        return new DeletedBatch(expired.size(), deleted, expired.get(expired.size() - 1));
+                .setMaxResults(limit)
+                .getResultList();
     }
 
     /**
-     * One batch of {@link #deleteAcknowledgedUntil}.
+     * Deletes, in one transaction, those of the stored IDs that are still acknowledged at or before
+     * {@code cutoff} and not parked, except those to spare. Every condition of {@link #acknowledgedUntil}
+     * is checked again: a delivery may have parked a re-sent copy of an ID since the batch was read.
      *
-     * @param selected the IDs it found to delete
-     * @param deleted those it deleted (fewer when another server's purge deleted some first)
-     * @param lastId the last ID it selected, in its stored form: where the next batch starts
+     * @return how many it deleted (fewer when another server's purge deleted some first)
      */
-    public record DeletedBatch(int selected, int deleted, String lastId) {}
+    public int deleteAcknowledged(String consumer, List<String> storedIds, Instant cutoff, Set<String> spared) {
+        if (storedIds.isEmpty()) {
+            return 0;
+        }
+        Query delete = entityManager
+                .createQuery("delete from ProcessedMessage p where p.consumer = :consumer"
+                        + " and p.messageId in :ids and p.acknowledgedAt <= :cutoff"
+                        + NOT_PARKED
+                        + (spared.isEmpty() ? "" : " and p.messageId not in :spared"))
+                .setParameter("consumer", consumer)
+                .setParameter("ids", storedIds)
+                .setParameter("cutoff", utc(cutoff));
+        if (!spared.isEmpty()) {
+            delete.setParameter("spared", stored(spared));
+        }
+        int deleted = delete.executeUpdate();
+        steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
+        return deleted;
+    }
 
     /** A cheap query, to learn whether the database answers again; throws when it does not. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
@@ -230,6 +230,10 @@ public class ProcessedMessages {
                 .setParameter("consumer", consumer)
                 .getSingleResult();
     }
+
+    /** A parked message's ID stays, so that replaying it is refused once processed. */
+    private static final String NOT_PARKED = " and not exists (select k.id from ParkedMessage k"
+            + " where k.consumer = p.consumer and k.messageId = p.messageId)";
 
     private static List<String> stored(Collection<String> messageIds) {
         return messageIds.stream().map(StoredIds::stored).toList();

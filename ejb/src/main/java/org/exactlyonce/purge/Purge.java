@@ -30,7 +30,6 @@ import org.exactlyonce.consume.LocalConsumers;
 import org.exactlyonce.processed.IdTableCounts;
 import org.exactlyonce.processed.ProcessedMessage;
 import org.exactlyonce.processed.ProcessedMessages;
-import org.exactlyonce.processed.ProcessedMessages.DeletedBatch;
 import org.exactlyonce.protocol.ProtocolStep;
 import org.exactlyonce.protocol.ProtocolStep.Step;
 import org.exactlyonce.telemetry.ConsumerMetrics;
@@ -158,10 +157,14 @@ public class Purge {
         }
 
         @Override
-        public DeletedBatch deleteAcknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit) {
+        public List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit) {
+            return processedMessages.acknowledgedUntil(consumer, cutoff, afterId, limit);
+        }
+
+        @Override
+        public int deleteAcknowledged(String consumer, List<String> messageIds, Instant cutoff) {
             return inFlight.whileNoneBegins(
-                    consumer,
-                    spared -> processedMessages.deleteAcknowledgedUntil(consumer, cutoff, afterId, limit, spared));
+                    consumer, spared -> processedMessages.deleteAcknowledged(consumer, messageIds, cutoff, spared));
         }
 
         @Override

@@ -16,7 +16,6 @@ import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.broker.BrokerView.Candidate;
 import org.exactlyonce.processed.IdTableCounts;
-import org.exactlyonce.processed.ProcessedMessages.DeletedBatch;
 
 /**
  * One purge run over the consumers deployed here, apart from the container that schedules it, so that
@@ -51,8 +50,16 @@ final class PurgeRun {
         /** @return how many of the IDs were newly confirmed */
         int markAcknowledged(String consumer, Collection<String> messageIds, Instant now);
 
-        /** One batch of deletions, while no delivery of the consumer can begin: the time it takes holds them. */
-        DeletedBatch deleteAcknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit);
+        /** Up to {@code limit} of the consumer's IDs acknowledged at or before the cutoff, after the ID, in ID order. */
+        List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit);
+
+        /**
+         * Deletes those of the IDs still acknowledged at or before the cutoff, while no delivery of the
+         * consumer can begin: the time it takes holds them.
+         *
+         * @return how many it deleted
+         */
+        int deleteAcknowledged(String consumer, List<String> messageIds, Instant cutoff);
 
         IdTableCounts count(String consumer);
     }
@@ -227,13 +234,18 @@ final class PurgeRun {
     private void deleteExpired(String consumer) {
         Instant cutoff = start.minus(settings.dedupWindow());
         try {
-            DeletedBatch batch = new DeletedBatch(0, 0, "");
+            List<String> batch;
+            String after = "";
             do {
+                batch = ids.acknowledgedUntil(consumer, cutoff, after, settings.batchSize());
+                if (batch.isEmpty()) {
+                    break;
+                }
                 Instant began = clock.instant(); // taking the lock waits at most for a delivery's registration
-                batch = ids.deleteAcknowledgedUntil(consumer, cutoff, batch.lastId(), settings.batchSize());
+                deleted += ids.deleteAcknowledged(consumer, batch, cutoff);
                 lockHeld(Duration.between(began, clock.instant()));
-                deleted += batch.deleted();
-            } while (batch.selected() == settings.batchSize());
+                after = batch.get(batch.size() - 1);
+            } while (batch.size() == settings.batchSize());
         } catch (RuntimeException e) {
             // a concurrent purge on another server may hold the same rows: they go next run
             failedBatches++;

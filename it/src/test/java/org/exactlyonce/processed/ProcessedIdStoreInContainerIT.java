@@ -25,7 +25,6 @@ import javax.sql.DataSource;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessage;
-import org.exactlyonce.processed.ProcessedMessages.DeletedBatch;
 import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 import org.exactlyonce.protocol.ProtocolStep;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -164,15 +163,16 @@ class ProcessedIdStoreInContainerIT {
         assertEquals(6, ids().markAcknowledged(consumer, List.of("a", "b", "c", "d", "e", "in-flight"), confirmedAt));
         assertEquals(0, ids().markAcknowledged(consumer, List.of("a"), confirmedAt.plusSeconds(5)), "marked once");
 
-        List<DeletedBatch> batches = new ArrayList<>();
-        DeletedBatch batch = new DeletedBatch(0, 0, "");
+        List<Integer> deleted = new ArrayList<>();
+        List<String> batch;
+        String after = "";
         do {
-            batch = ids().deleteAcknowledgedUntil(consumer, confirmedAt, batch.lastId(), 2, Set.of("in-flight"));
-            batches.add(batch);
-        } while (batch.selected() == 2);
+            batch = ids().acknowledgedUntil(consumer, confirmedAt, after, 2);
+            deleted.add(ids().deleteAcknowledged(consumer, batch, confirmedAt, Set.of("in-flight")));
+            after = batch.isEmpty() ? after : batch.get(batch.size() - 1);
+        } while (batch.size() == 2);
 
-        assertEquals(
-                List.of(2, 2, 1), batches.stream().map(DeletedBatch::deleted).toList());
+        assertEquals(List.of(2, 2, 1, 0), deleted);
         IdTableCounts left = ids().count(consumer);
         assertEquals(1, left.unconfirmed());
         assertEquals(1, left.acknowledged(), "the one in flight");
@@ -184,9 +184,10 @@ class ProcessedIdStoreInContainerIT {
         Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         ids().markAcknowledged(consumer, List.of("recent"), confirmedAt);
 
-        DeletedBatch batch = ids().deleteAcknowledgedUntil(consumer, confirmedAt.minusSeconds(1), "", 10, Set.of());
+        List<String> batch = ids().acknowledgedUntil(consumer, confirmedAt.minusSeconds(1), "", 10);
 
-        assertEquals(0, batch.selected());
+        assertEquals(List.of(), batch);
+        assertEquals(0, ids().deleteAcknowledged(consumer, List.of("recent"), confirmedAt.minusSeconds(1), Set.of()));
         assertTrue(ids().find(consumer, "recent").isPresent());
     }
 
