@@ -1,6 +1,7 @@
 package org.exactlyonce.bench;
 
 import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSConnectionFactory;
 import jakarta.jms.JMSContext;
@@ -11,7 +12,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 import java.util.UUID;
 
-/** Queues credit orders for the XA consumer, in the sample's message format. */
+/**
+ * Queues credit orders for the XA consumer, in the sample's message format. Request-scoped: a CDI bean,
+ * so that WildFly injects its JMS context (a resource class with no scope is none in an archive without
+ * beans.xml).
+ */
+@RequestScoped
 @Path("/xa-credits")
 public class XaCreditsResource {
 

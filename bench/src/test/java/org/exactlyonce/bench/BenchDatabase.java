@@ -92,17 +92,19 @@ final class BenchDatabase {
     private void addIds(int count, String prefix, LocalDateTime at, String broker, int unconfirmedEvery)
             throws SQLException {
         try (Connection connection = connect();
-                PreparedStatement insert = connection.prepareStatement(
-                        "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, BROKER, ACKNOWLEDGED_AT)"
-                                + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', ? || g, ?, ?,"
-                                + " CASE WHEN g % NULLIF(?, 0) = 0 THEN NULL ELSE ? END"
-                                + " FROM generate_series(1, ?) g")) {
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_PROCESSED_MESSAGE"
+                        + " (CONSUMER, MESSAGE_ID, JMS_MESSAGE_ID, PROCESSED_AT, BROKER, ACKNOWLEDGED_AT)"
+                        // a JMS message ID of their own, as a delivery records it
+                        + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', ? || g, 'ID:' || ? || g, ?, ?,"
+                        + " CASE WHEN g % NULLIF(?, 0) = 0 THEN NULL ELSE ? END"
+                        + " FROM generate_series(1, ?) g")) {
             insert.setString(1, prefix);
-            insert.setObject(2, at);
-            insert.setString(3, broker);
-            insert.setInt(4, unconfirmedEvery);
-            insert.setObject(5, at);
-            insert.setInt(6, count);
+            insert.setString(2, prefix);
+            insert.setObject(3, at);
+            insert.setString(4, broker);
+            insert.setInt(5, unconfirmedEvery);
+            insert.setObject(6, at);
+            insert.setInt(7, count);
             insert.executeUpdate();
         }
         execute("ANALYZE EO_PROCESSED_MESSAGE");

@@ -6,11 +6,9 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
@@ -18,10 +16,10 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A Liberty server under test: its HTTP API, its message endpoints, and its consumers' concurrency. */
+/** A server under test, Open Liberty or WildFly: its HTTP API, its message endpoints, and its consumers' concurrency. */
 final class BenchServer {
 
-    /** The message-driven beans' endpoints, as {@code server pause --target} names them. */
+    /** The message-driven beans' endpoints, {@code application#module#bean}, as Liberty's {@code server pause --target} names them. */
     static final String EXACTLY_ONCE = "exactly-once-sample#ledger.war#LedgerConsumer";
 
     static final String AT_LEAST_ONCE = "exactly-once-sample#ledger.war#AtLeastOnceConsumer";
@@ -40,13 +38,22 @@ final class BenchServer {
 
     private static final Duration START = Duration.ofMinutes(3);
 
-    private HttpClient http;
+    private final String name;
     private final String baseUrl;
-    private final Path serverDir;
+    private final ServerControl control;
 
-    BenchServer(String baseUrl, Path serverDir) {
+    /**
+     * @param name how the benchmark's log names the server
+     * @param baseUrl the address of the server's HTTP API
+     */
+    BenchServer(String name, String baseUrl, ServerControl control) {
+        this.name = name;
         this.baseUrl = baseUrl;
-        this.serverDir = serverDir;
+        this.control = control;
+    }
+
+    String name() {
+        return name;
     }
 
     /**
@@ -111,29 +118,23 @@ final class BenchServer {
     }
 
     void pause(String endpoint) {
-        run("pause", "--target=" + endpoint);
+        control.pause(endpoint);
     }
 
     void resume(String endpoint) {
-        run("resume", "--target=" + endpoint);
+        control.resume(endpoint);
     }
 
     /** Restarts the server with each consumer taking up to {@code consumers} messages at a time. */
     void restartWithConsumers(int consumers) throws IOException, InterruptedException {
-        Path bootstrap = serverDir.resolve("bootstrap.properties");
-        String properties = Files.readString(bootstrap);
-        Files.writeString(
-                bootstrap,
-                Pattern.compile("(?m)^ledger\\.consumers=.*$")
-                        .matcher(properties)
-                        .replaceAll("ledger.consumers=" + consumers));
+        control.consumers(consumers);
         stop();
         start();
     }
 
     /** Starts the server and waits until it is ready. */
     void start() throws InterruptedException {
-        run("start");
+        control.start();
         long deadline = System.nanoTime() + START.toNanos();
         while (!ready()) {
             if (System.nanoTime() > deadline) {
@@ -144,10 +145,14 @@ final class BenchServer {
     }
 
     void stop() {
-        run("stop");
+        control.stop();
     }
 
-    /** The server's folder, {@code usr/servers/<name>}. */
+    /** A part of the server process's command line that no other process's has. */
+    String processMarker() {
+        return control.processMarker();
+    }
+
     /**
      * The server's heap in use right after a full collection, in MiB, asked of its JVM with {@code jcmd}
      * ({@code GC.run}, then {@code GC.heap_info}).
@@ -156,41 +161,26 @@ final class BenchServer {
         long pid = ProcessHandle.allProcesses()
                 .filter(process -> process.info()
                         .commandLine()
-                        .filter(line -> line.contains("ws-server.jar " + name() + " ")
-                                || line.endsWith("ws-server.jar " + name()))
+                        .filter(line -> line.contains(processMarker()) && line.contains("java"))
                         .isPresent())
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no process of server " + name()))
+                .orElseThrow(() -> new IllegalStateException("no process with " + processMarker()))
                 .pid();
         jcmd(pid, "GC.run");
         Matcher used = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K").matcher(jcmd(pid, "GC.heap_info"));
         if (!used.find()) {
-            throw new IllegalStateException("jcmd GC.heap_info of server " + name() + " names no heap in use");
+            throw new IllegalStateException("jcmd GC.heap_info of process " + pid + " names no heap in use");
         }
         return Long.parseLong(used.group(1)) / 1024.0;
     }
 
-    private static String jcmd(long pid, String command) throws IOException, InterruptedException {
-        Process jcmd = new ProcessBuilder(
+    private static String jcmd(long pid, String command) {
+        return Commands.run(
+                new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                         String.valueOf(pid),
-                        command)
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (jcmd.waitFor() != 0) {
-            throw new IllegalStateException("jcmd " + command + " failed: " + output);
-        }
-        return output;
-    }
-
-    Path directory() {
-        return serverDir;
-    }
-
-    /** The server's name, as its command line shows it. */
-    String name() {
-        return serverDir.getFileName().toString();
+                        command),
+                "jcmd " + command);
     }
 
     /** How many messages the exactly-once consumer processed on this server since it started, as the console counts. */
@@ -208,53 +198,22 @@ final class BenchServer {
         }
     }
 
-    /**
-     * The server's HTTPS client, made at first use: Liberty writes its self-signed certificate (for
-     * localhost) at its first start, and the client trusts that one, host name checked.
-     */
-    private synchronized HttpClient http() {
-        if (http == null) {
-            http = HttpClient.newBuilder()
-                    .sslContext(ServerCertificate.trustedIn(serverDir))
-                    .build();
-        }
-        return http;
-    }
-
     private static String basic(String user) {
         return "Basic " + Base64.getEncoder().encodeToString((user + ":" + user).getBytes(StandardCharsets.UTF_8));
     }
 
     private boolean ready() {
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/health/ready"))
-                    .build();
-            return http().send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            HttpRequest request = HttpRequest.newBuilder(control.readiness()).build();
+            return control.http()
+                            .send(request, HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException | IllegalStateException notYet) {
             return false; // not listening, or no certificate yet
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
-        }
-    }
-
-    /** Runs Liberty's {@code server} command on this server. */
-    private void run(String action, String... options) {
-        Path command = serverDir.resolve("../../../bin/server").normalize();
-        ProcessBuilder builder = new ProcessBuilder(
-                command.toString(), action, serverDir.getFileName().toString());
-        builder.command().addAll(List.of(options));
-        try {
-            Process process = builder.redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (process.waitFor() != 0) {
-                throw new IllegalStateException("server " + action + " failed: " + output);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted: server " + action, e);
         }
     }
 
@@ -284,7 +243,7 @@ final class BenchServer {
 
     private HttpResponse<String> send(HttpRequest request) {
         try {
-            return http().send(request, HttpResponse.BodyHandlers.ofString());
+            return control.http().send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException(request.uri() + " failed: " + e, e);
         } catch (InterruptedException e) {

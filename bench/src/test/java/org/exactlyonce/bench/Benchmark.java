@@ -44,11 +44,11 @@ public final class Benchmark {
     private static final int REPEATS = Integer.getInteger("bench.repeats", 3);
     private static final int TABLE_FILL = Integer.getInteger("bench.table-ids", 10_000_000);
     /**
-     * Messages on the queue while the part {@code purge10m} purges and the server's heap is read: below
-     * the 50,000 that Liberty's messaging engine holds on a queue by default (a send past them fails with
-     * CWSIA0067E, SIMPLimitExceededException).
+     * Messages on the queue while the part {@code purge10m} purges and the server's heap is read. Liberty's
+     * messaging engine holds 50,000 on a queue by default (a send past them fails with CWSIA0067E,
+     * SIMPLimitExceededException): the bench server's exactly-once queue holds 200,000.
      */
-    private static final int QUEUED = Integer.getInteger("bench.queued", 40_000);
+    private static final int QUEUED = Integer.getInteger("bench.queued", 100_000);
 
     private static final int PURGE_IDS = Integer.getInteger("bench.purge-ids", 1_000_000);
     private static final int LOAD_RATE = Integer.getInteger("bench.load-rate", 100);
@@ -63,9 +63,13 @@ public final class Benchmark {
      * Which parts run: {@code throughput}, {@code outbox}, {@code table}, {@code purge}, {@code purge10m},
      * {@code scale}; all by default.
      */
-    private static final List<String> PARTS =
-            List.of(System.getProperty("bench.parts", "throughput,outbox,table,purge,purge10m,scale")
-                    .split(","));
+    private static final boolean ON_WILDFLY = System.getProperty("bench.wildfly.home") != null;
+    /** On WildFly, only {@code throughput} by default. */
+    private static final List<String> PARTS = List.of(System.getProperty(
+                    "bench.parts", ON_WILDFLY ? "throughput" : "throughput,outbox,table,purge,purge10m,scale")
+            .split(","));
+    /** The Liberty server's folder, {@code usr/servers/bench}, beside the part scale's. */
+    private static final Path LIBERTY_SERVER = Path.of(System.getProperty("bench.server", "."));
     /** The servers of the part {@code scale}, {@code name:HTTP port} each, on one standalone Artemis. */
     private static final List<String> SCALE_SERVERS = List.of(
             System.getProperty("bench.scale-servers", "bench-scale-1:20443").split(","));
@@ -83,26 +87,44 @@ public final class Benchmark {
     private Benchmark(BenchServer server, BenchDatabase database) {
         this.server = server;
         this.database = database;
-        // the trailing blank keeps the part scale's servers (bench-scale-1 …) out
         this.cpu = new CpuMeter(List.of(
-                CpuMeter.Part.commandContaining("server", "ws-server.jar " + server.name() + " "),
+                CpuMeter.Part.commandContaining("server", server.processMarker()),
                 CpuMeter.Part.commandContaining("database", "postgres"),
                 CpuMeter.Part.process("benchmark", ProcessHandle.current().pid())));
     }
 
     public static void main(String[] args) throws Exception {
         Benchmark benchmark = new Benchmark(
-                new BenchServer(
-                        System.getProperty("bench.base-url", "https://localhost:19943"),
-                        Path.of(System.getProperty("bench.server"))),
+                server(),
                 new BenchDatabase(System.getProperty("bench.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/bench")));
         benchmark.run();
     }
 
+    /** The Liberty server {@code bench.server}, or the WildFly installation {@code bench.wildfly.home} when given. */
+    private static BenchServer server() {
+        String baseUrl = System.getProperty("bench.base-url", "https://localhost:19943");
+        if (!ON_WILDFLY) {
+            return new BenchServer(
+                    LIBERTY_SERVER.getFileName().toString(), baseUrl, new LibertyControl(LIBERTY_SERVER, baseUrl));
+        }
+        if (PARTS.contains("scale")) {
+            throw new IllegalArgumentException("the part scale runs on Open Liberty's servers only; on WildFly, name"
+                    + " others with -Dbench.parts (throughput, outbox, table, purge, purge10m)");
+        }
+        return new BenchServer(
+                "wildfly",
+                baseUrl,
+                new WildFlyControl(
+                        Path.of(System.getProperty("bench.wildfly.home")),
+                        Path.of(System.getProperty("bench.wildfly.base")),
+                        Integer.getInteger("bench.wildfly.port-offset", 0),
+                        List.of(System.getProperty("bench.wildfly.settings", "").split(" +"))));
+    }
+
     private void run() throws Exception {
         log(
-                "%d messages per drain, %d repeats, on %d cores",
-                MESSAGES, REPEATS, Runtime.getRuntime().availableProcessors());
+                "server %s: %d messages per drain, %d repeats, on %d cores",
+                server.name(), MESSAGES, REPEATS, Runtime.getRuntime().availableProcessors());
         if (PARTS.contains("throughput")) {
             for (int consumers : CONCURRENCY) {
                 throughput(consumers);
@@ -449,15 +471,18 @@ public final class Benchmark {
      * drain the queue, each server's share, and where the machine's CPU went.
      */
     private void scale() throws Exception {
-        Path servers = server.directory().getParent();
+        Path servers = LIBERTY_SERVER.getParent();
         List<BenchServer> scaleServers = SCALE_SERVERS.stream()
                 .map(each -> each.split(":"))
-                .map(each -> new BenchServer("https://localhost:" + each[1], servers.resolve(each[0])))
+                .map(each -> new BenchServer(
+                        each[0],
+                        "https://localhost:" + each[1],
+                        new LibertyControl(servers.resolve(each[0]), "https://localhost:" + each[1])))
                 .toList();
         List<CpuMeter.Part> parts = new ArrayList<>();
         parts.add(CpuMeter.Part.commandContaining("broker", "-Dartemis.instance=" + BROKER_INSTANCE));
-        scaleServers.forEach(each ->
-                parts.add(CpuMeter.Part.commandContaining(SERVER + each.name(), "ws-server.jar " + each.name())));
+        scaleServers.forEach(
+                each -> parts.add(CpuMeter.Part.commandContaining(SERVER + each.name(), each.processMarker())));
         parts.add(CpuMeter.Part.process("benchmark", ProcessHandle.current().pid()));
         parts.add(CpuMeter.Part.commandContaining("postgresql", "postgres"));
         CpuMeter cpu = new CpuMeter(parts);

@@ -25,9 +25,22 @@ final class ServerCertificate {
      */
     static SSLContext trustedIn(Path serverDir) {
         Path keystore = serverDir.resolve("resources/security/key.p12");
+        try {
+            return trusted(keystore, "PKCS12", keystorePassword(serverDir.resolve("server.env")));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the server's certificate in " + keystore + ": " + e, e);
+        }
+    }
+
+    /**
+     * A TLS context that trusts the certificates of the key store only.
+     *
+     * @throws IllegalStateException when the key store cannot be read
+     */
+    static SSLContext trusted(Path keystore, String type, char[] password) {
         try (InputStream in = Files.newInputStream(keystore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, keystorePassword(serverDir.resolve("server.env")));
+            KeyStore store = KeyStore.getInstance(type);
+            store.load(in, password);
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
             SSLContext context = SSLContext.getInstance("TLS");

@@ -1,0 +1,40 @@
+package org.exactlyonce.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+
+/**
+ * How the benchmark starts, stops and steers one kind of application server. Everything else, the
+ * sample's API, the console's and the database, is the same on every server.
+ */
+interface ServerControl {
+
+    /** Starts the server in the background; {@link #readiness()} says when it is ready. */
+    void start();
+
+    /** Stops the server and waits until its process has ended. */
+    void stop();
+
+    /**
+     * Stops a message-driven bean's deliveries.
+     *
+     * @param endpoint {@code application#module#bean}, as Open Liberty's {@code server pause --target} names it
+     */
+    void pause(String endpoint);
+
+    /** Starts a message-driven bean's deliveries again. */
+    void resume(String endpoint);
+
+    /** How many messages each consumer takes at a time from the next start on. */
+    void consumers(int consumers) throws IOException;
+
+    /** A part of the server process's command line that no other process's has. */
+    String processMarker();
+
+    /** The client for the server's HTTP API. */
+    HttpClient http();
+
+    /** The address that answers 200 once the server and its applications are ready. */
+    URI readiness();
+}
