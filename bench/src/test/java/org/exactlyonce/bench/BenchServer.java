@@ -160,8 +160,13 @@ final class BenchServer {
     double heapMbAfterFullGc() throws IOException, InterruptedException {
         long pid = ProcessHandle.allProcesses()
                 .filter(process -> process.info()
+                        .command()
+                        .filter(command -> command.endsWith("/java"))
+                        .isPresent())
+                // as /proc/<pid>/cmdline reads, where every argument ends with a separator
+                .filter(process -> process.info()
                         .commandLine()
-                        .filter(line -> line.contains(processMarker()) && line.contains("java"))
+                        .filter(line -> (line + " ").contains(processMarker()))
                         .isPresent())
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no process with " + processMarker()))
