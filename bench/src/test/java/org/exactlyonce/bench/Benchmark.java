@@ -59,12 +59,12 @@ public final class Benchmark {
                     System.getProperty("bench.consumers", "1,8").split(","))
             .map(Integer::valueOf)
             .toList();
+
+    private static final boolean ON_WILDFLY = System.getProperty("bench.wildfly.home") != null;
     /**
      * Which parts run: {@code throughput}, {@code outbox}, {@code table}, {@code purge}, {@code purge10m},
-     * {@code scale}; all by default.
+     * {@code scale}; all by default on Open Liberty, {@code throughput} alone on WildFly.
      */
-    private static final boolean ON_WILDFLY = System.getProperty("bench.wildfly.home") != null;
-    /** On WildFly, only {@code throughput} by default. */
     private static final List<String> PARTS = List.of(System.getProperty(
                     "bench.parts", ON_WILDFLY ? "throughput" : "throughput,outbox,table,purge,purge10m,scale")
             .split(","));
@@ -94,16 +94,24 @@ public final class Benchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Benchmark benchmark = new Benchmark(
-                server(),
-                new BenchDatabase(System.getProperty("bench.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/bench")));
-        benchmark.run();
+        BenchServer server = server();
+        try {
+            new Benchmark(
+                            server,
+                            new BenchDatabase(
+                                    System.getProperty("bench.jdbc-url", "jdbc:postgresql://127.0.0.1:5432/bench")))
+                    .run();
+        } finally {
+            if (ON_WILDFLY) { // the benchmark started it; the Liberty plugin stops its own server
+                server.stop();
+            }
+        }
     }
 
     /** The Liberty server {@code bench.server}, or the WildFly installation {@code bench.wildfly.home} when given. */
     private static BenchServer server() {
-        String baseUrl = System.getProperty("bench.base-url", "https://localhost:19943");
         if (!ON_WILDFLY) {
+            String baseUrl = System.getProperty("bench.base-url", "https://localhost:19943");
             return new BenchServer(
                     LIBERTY_SERVER.getFileName().toString(), baseUrl, new LibertyControl(LIBERTY_SERVER, baseUrl));
         }
@@ -111,14 +119,14 @@ public final class Benchmark {
             throw new IllegalArgumentException("the part scale runs on Open Liberty's servers only; on WildFly, name"
                     + " others with -Dbench.parts (throughput, outbox, table, purge, purge10m)");
         }
-        return new BenchServer(
-                "wildfly",
-                baseUrl,
-                new WildFlyControl(
-                        Path.of(System.getProperty("bench.wildfly.home")),
-                        Path.of(System.getProperty("bench.wildfly.base")),
-                        Integer.getInteger("bench.wildfly.port-offset", 0),
-                        List.of(System.getProperty("bench.wildfly.settings", "").split(" +"))));
+        WildFlyControl wildfly = new WildFlyControl(
+                Path.of(System.getProperty("bench.wildfly.home")),
+                Path.of(System.getProperty("bench.wildfly.base")),
+                Integer.getInteger("bench.wildfly.port-offset", 0),
+                Stream.of(System.getProperty("bench.wildfly.settings", "").split(" +"))
+                        .filter(setting -> !setting.isEmpty())
+                        .toList());
+        return new BenchServer("wildfly", wildfly.baseUrl(), wildfly);
     }
 
     private void run() throws Exception {

@@ -24,10 +24,6 @@ final class LibertyControl implements ServerControl {
         this.readiness = URI.create(baseUrl + "/health/ready");
     }
 
-    Path directory() {
-        return serverDir;
-    }
-
     /** The server's name, as its command line shows it. */
     String name() {
         return serverDir.getFileName().toString();

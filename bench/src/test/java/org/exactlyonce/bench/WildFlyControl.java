@@ -64,7 +64,10 @@ final class WildFlyControl implements ServerControl {
         }
     }
 
-    /** Nothing to do when it does not run: the benchmark's first start begins with a stop. */
+    /**
+     * Shuts the server down, and kills it when it has not ended within two minutes, so that no run leaves
+     * it behind; nothing to do when it does not run (the benchmark's first start begins with a stop).
+     */
     @Override
     public void stop() {
         if (ProcessHandle.allProcesses().noneMatch(this::isServer)) {
@@ -74,7 +77,8 @@ final class WildFlyControl implements ServerControl {
         long deadline = System.nanoTime() + STOP.toNanos();
         while (ProcessHandle.allProcesses().anyMatch(this::isServer)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("WildFly did not stop within " + STOP);
+                ProcessHandle.allProcesses().filter(this::isServer).forEach(ProcessHandle::destroyForcibly);
+                throw new IllegalStateException("WildFly did not stop within " + STOP + ": killed");
             }
             sleep();
         }
@@ -131,6 +135,11 @@ final class WildFlyControl implements ServerControl {
         } catch (IOException expected) {
             // no trust store knows the certificate
         }
+    }
+
+    /** The address of the applications' HTTPS API. */
+    String baseUrl() {
+        return "https://localhost:" + (HTTPS_PORT + portOffset);
     }
 
     /** On the management port, over HTTP; WildFly's readiness checks include its deployments'. */

@@ -181,7 +181,7 @@ class PurgeRunTest {
 
         assertEquals(5, report.deleted());
         assertEquals(Set.of("recent", "unconfirmed"), table.rows.keySet());
-        assertEquals(List.of("", id(1), id(3)), table.deletionsAfter, "each batch starts after the last");
+        assertEquals(List.of("", id(1), id(3)), table.lookUpsAfter, "each batch starts after the last");
         assertEquals(
                 new IdTableCounts(1, 1, NOW.minus(Duration.ofHours(3)), NOW),
                 report.idTables().get(CONSUMER));
@@ -245,7 +245,7 @@ class PurgeRunTest {
     private final class Table implements PurgeRun.IdTable {
 
         final Map<String, Row> rows = new TreeMap<>();
-        final List<String> deletionsAfter = new ArrayList<>();
+        final List<String> lookUpsAfter = new ArrayList<>();
         List<Duration> deletionTakes = List.of();
         int deletions;
         Duration lookingUpTakes = Duration.ZERO;
@@ -317,7 +317,7 @@ class PurgeRunTest {
         @Override
         public List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit) {
             clock.advance(lookingUpTakes);
-            deletionsAfter.add(afterId);
+            lookUpsAfter.add(afterId);
             return select(
                             consumer,
                             row -> row.acknowledgedAt != null

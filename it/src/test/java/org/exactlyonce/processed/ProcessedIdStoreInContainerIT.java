@@ -25,6 +25,7 @@ import javax.sql.DataSource;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.park.ParkedMessage;
+import org.exactlyonce.park.ParkedRows;
 import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 import org.exactlyonce.protocol.ProtocolStep;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -53,7 +54,7 @@ class ProcessedIdStoreInContainerIT {
                 .addPackage(ProcessedMessage.class.getPackage())
                 .addPackage(ProtocolStep.class.getPackage())
                 .addPackage(org.exactlyonce.message.MessageBodies.class.getPackage())
-                .addClasses(ParkedMessage.class, ParkReason.class, BrokerConnections.class)
+                .addClasses(ParkedMessage.class, ParkedRows.class, ParkReason.class, BrokerConnections.class)
                 .addAsResource("in-container/persistence.xml", "META-INF/persistence.xml")
                 .addAsWebInfResource(
                         new StringAsset("<beans bean-discovery-mode=\"annotated\" version=\"4.0\"/>"), "beans.xml");
@@ -61,11 +62,14 @@ class ProcessedIdStoreInContainerIT {
 
     @AfterEach
     void deleteTheTestsRows() throws Exception {
-        try (Connection connection = database().getConnection();
-                PreparedStatement delete =
-                        connection.prepareStatement("DELETE FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ?")) {
-            delete.setString(1, consumer);
-            delete.executeUpdate();
+        try (Connection connection = database().getConnection()) {
+            for (String table : List.of("EO_PROCESSED_MESSAGE", "EO_PARKED_MESSAGE")) {
+                try (PreparedStatement delete =
+                        connection.prepareStatement("DELETE FROM " + table + " WHERE CONSUMER = ?")) {
+                    delete.setString(1, consumer);
+                    delete.executeUpdate();
+                }
+            }
         }
     }
 
@@ -176,6 +180,35 @@ class ProcessedIdStoreInContainerIT {
         IdTableCounts left = ids().count(consumer);
         assertEquals(1, left.unconfirmed());
         assertEquals(1, left.acknowledged(), "the one in flight");
+    }
+
+    @Test
+    void anIdParkedAfterThePurgeLookedItUpIsNotDeleted() throws Exception {
+        recordAndCommit("expired", "credit", "broker-a");
+        recordAndCommit("re-sent", "credit", "broker-a");
+        Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        ids().markAcknowledged(consumer, List.of("expired", "re-sent"), confirmedAt);
+        List<String> batch = ids().acknowledgedUntil(consumer, confirmedAt, "", 10);
+
+        // meanwhile a delivery parks a re-sent copy with another payload: its ID must stay, so that
+        // replaying the copy is refused
+        try (Connection connection = database().getConnection()) {
+            ParkedRows.park(
+                    connection,
+                    consumer,
+                    "re-sent",
+                    message("another credit"),
+                    1,
+                    ParkReason.ID_REUSED,
+                    "a re-send with another payload",
+                    Instant.now());
+        }
+        int deleted = ids().deleteAcknowledged(consumer, batch, confirmedAt, Set.of());
+
+        assertEquals(2, batch.size());
+        assertEquals(1, deleted);
+        assertTrue(ids().find(consumer, "re-sent").isPresent());
+        assertTrue(ids().find(consumer, "expired").isEmpty());
     }
 
     @Test
