@@ -158,15 +158,10 @@ final class BenchServer {
      * ({@code GC.run}, then {@code GC.heap_info}).
      */
     double heapMbAfterFullGc() throws IOException, InterruptedException {
-        long pid = ProcessHandle.allProcesses()
+        long pid = control.processes()
                 .filter(process -> process.info()
                         .command()
                         .filter(command -> command.endsWith("/java"))
-                        .isPresent())
-                // as /proc/<pid>/cmdline reads, where every argument ends with a separator
-                .filter(process -> process.info()
-                        .commandLine()
-                        .filter(line -> (line + " ").contains(processMarker()))
                         .isPresent())
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no process with " + processMarker()))

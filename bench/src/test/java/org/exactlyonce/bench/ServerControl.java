@@ -3,6 +3,7 @@ package org.exactlyonce.bench;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.util.stream.Stream;
 
 /**
  * How the benchmark starts, stops and steers one kind of application server. Everything else, the
@@ -31,6 +32,18 @@ interface ServerControl {
 
     /** A part of the server process's command line that no other process's has. */
     String processMarker();
+
+    /**
+     * The processes whose command lines carry the marker, read as {@code /proc/<pid>/cmdline} reads
+     * (where {@link CpuMeter} finds them too): every argument ends with a separator.
+     */
+    default Stream<ProcessHandle> processes() {
+        return ProcessHandle.allProcesses()
+                .filter(process -> process.info()
+                        .commandLine()
+                        .filter(line -> (line + " ").contains(processMarker()))
+                        .isPresent());
+    }
 
     /** The client for the server's HTTP API. */
     HttpClient http();

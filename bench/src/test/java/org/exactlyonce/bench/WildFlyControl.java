@@ -70,14 +70,14 @@ final class WildFlyControl implements ServerControl {
      */
     @Override
     public void stop() {
-        if (ProcessHandle.allProcesses().noneMatch(this::isServer)) {
+        if (processes().findAny().isEmpty()) {
             return;
         }
         cli(":shutdown");
         long deadline = System.nanoTime() + STOP.toNanos();
-        while (ProcessHandle.allProcesses().anyMatch(this::isServer)) {
+        while (processes().findAny().isPresent()) {
             if (System.nanoTime() > deadline) {
-                ProcessHandle.allProcesses().filter(this::isServer).forEach(ProcessHandle::destroyForcibly);
+                processes().forEach(ProcessHandle::destroyForcibly);
                 throw new IllegalStateException("WildFly did not stop within " + STOP + ": killed");
             }
             sleep();
@@ -169,13 +169,6 @@ final class WildFlyControl implements ServerControl {
                         "--controller=localhost:" + (MANAGEMENT_PORT + portOffset),
                         "--command=" + operation),
                 "jboss-cli " + operation);
-    }
-
-    private boolean isServer(ProcessHandle process) {
-        return process.info()
-                .commandLine()
-                .filter(line -> line.contains(processMarker()))
-                .isPresent();
     }
 
     private static void sleep() {
