@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +26,9 @@ final class LedgerClient {
 
     /** The sample consumer's name: application, module and bean, its default. */
     static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
+
+    /** Longer than a server takes to reconnect to a restarted broker. */
+    private static final Duration SEND_AGAIN_FOR = Duration.ofSeconds(30);
 
     private static final String ADMIN = basic("admin");
     /** The sample's API is a clerk's. */
@@ -59,7 +63,7 @@ final class LedgerClient {
     void sendCredit(String messageId, String account, long amount) {
         expect(
                 202,
-                post(
+                postOrder(
                         "/ledger/api/credits",
                         Json.createObjectBuilder()
                                 .add("messageId", messageId)
@@ -94,11 +98,11 @@ final class LedgerClient {
 
     /** Publishes a credit order on the credit events topic, which both subscribers read. */
     void publishCredit(JsonObject order) {
-        expect(202, post("/ledger/api/test-credits?topic=true", order));
+        expect(202, postOrder("/ledger/api/test-credits?topic=true", order));
     }
 
     void sendCredit(JsonObject order) {
-        HttpResponse<String> response = post("/ledger/api/test-credits", order);
+        HttpResponse<String> response = postOrder("/ledger/api/test-credits", order);
         expect(202, response);
     }
 
@@ -107,7 +111,7 @@ final class LedgerClient {
      * receipts' consumer books to {@code receipts-<account>}.
      */
     void sendCreditWithReceipt(JsonObject order) {
-        expect(202, post("/ledger/api/test-credits?receipt=true", order));
+        expect(202, postOrder("/ledger/api/test-credits?receipt=true", order));
     }
 
     /** Writes a text message for the named queue to the outbox; answers its ID. */
@@ -130,7 +134,7 @@ final class LedgerClient {
     void sendCreditAndAudit(String messageId, String account, long amount) {
         expect(
                 202,
-                post(
+                postOrder(
                         "/ledger/api/test-credits?audit=true",
                         Json.createObjectBuilder()
                                 .add("messageId", messageId)
@@ -239,7 +243,7 @@ final class LedgerClient {
 
     /** Sends a message as the sample's test endpoint takes it. */
     void sendRaw(JsonObject raw) {
-        expect(202, post("/ledger/api/test-messages", raw));
+        expect(202, postOrder("/ledger/api/test-messages", raw));
     }
 
     /** The newest parked messages of the sample's consumer. */
@@ -470,6 +474,23 @@ final class LedgerClient {
                 .header("Authorization", CLERK)
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                 .build());
+    }
+
+    /**
+     * Posts an order as a producer sends it: again while the server answers 503, the broker having not
+     * taken it (a pooled connection to a broker that restarted fails once), for up to {@link
+     * #SEND_AGAIN_FOR}. Sending again is what the product makes safe.
+     */
+    private HttpResponse<String> postOrder(String path, JsonObject order) {
+        Instant giveUp = Instant.now().plus(SEND_AGAIN_FOR);
+        HttpResponse<String> response = post(path, order);
+        while (response.statusCode() == 503 && Instant.now().isBefore(giveUp)) {
+            System.out.println(path + " answered 503, sent again: " + response.body());
+            Await.pause(Duration.ofSeconds(
+                    Long.parseLong(response.headers().firstValue("Retry-After").orElse("1"))));
+            response = post(path, order);
+        }
+        return response;
     }
 
     private HttpResponse<String> get(String path, String authorization) {
