@@ -54,6 +54,10 @@ public final class Benchmark {
     private static final int LOAD_RATE = Integer.getInteger("bench.load-rate", 100);
     private static final Duration LOAD = Duration.ofSeconds(Integer.getInteger("bench.load-seconds", 40));
     private static final Duration DRAIN = Duration.ofMinutes(30);
+    /** The most unrecorded rounds of the part {@code throughput}; warm-up ends earlier once it runs steady. */
+    private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warm-up-rounds", 4);
+    /** How far a drain's speed may move from one warm-up round to the next in a server that runs steady. */
+    private static final double STEADY = 0.10;
     /** The numbers of concurrent consumers of the part {@code throughput}. */
     private static final List<Integer> CONCURRENCY = Stream.of(
                     System.getProperty("bench.consumers", "1,8").split(","))
@@ -157,29 +161,62 @@ public final class Benchmark {
     }
 
     /**
-     * Each consumer and JDBC in turns at the given concurrency, after one unrecorded turn: right after
-     * a restart the server runs cold (measured: the first drain at 8 was 2 to 4 times slower).
+     * Each consumer and JDBC in turns at the given concurrency, after unrecorded rounds that warm the
+     * server up until it runs steady. Right after a restart it runs cold (measured: the first drain at 8
+     * was 2 to 4 times slower), and one round is not enough for the consumer with the most code to
+     * compile: after a single round, exactly-once's first recorded drain at 8 ran at half the speed of
+     * its second (859 and 1756 msgs/s, 2026-12-06) while at-least-once's moved by a tenth.
      */
     private void throughput(int consumers) throws Exception {
         server.restartWithConsumers(consumers);
         BenchServer.ENDPOINTS.forEach(server::pause);
         server.runBatchedReceivers(0);
-        for (int repeat = 0; repeat <= REPEATS; repeat++) {
-            boolean warmUp = repeat == 0;
-            recordDrain(warmUp, "eo_c" + consumers, drain(BenchServer.EXACTLY_ONCE, consumers));
-            recordDrain(warmUp, "batched_c" + consumers, drainBatched(consumers));
-            recordDrain(warmUp, "alo_c" + consumers, drain(BenchServer.AT_LEAST_ONCE, consumers));
-            recordDrain(warmUp, "xa_c" + consumers, drain(BenchServer.XA, consumers));
-            recordDrain(warmUp, "db_c" + consumers, jdbc(consumers));
+        warmUp(consumers);
+        for (int repeat = 0; repeat < REPEATS; repeat++) {
+            throughputRound(consumers, false);
         }
+    }
+
+    /**
+     * Unrecorded rounds until every drain ran within {@link #STEADY} of its speed in the round before,
+     * at most {@link #WARM_UP_ROUNDS}.
+     */
+    private void warmUp(int consumers) throws Exception {
+        Map<String, Double> before = throughputRound(consumers, true);
+        for (int round = 2; round <= WARM_UP_ROUNDS; round++) {
+            Map<String, Double> now = throughputRound(consumers, true);
+            if (steady(before, now)) {
+                log("warm at %d consumers after %d rounds", consumers, round);
+                return;
+            }
+            before = now;
+        }
+        log("not steady at %d consumers after %d warm-up rounds: the figures vary more", consumers, WARM_UP_ROUNDS);
+    }
+
+    private static boolean steady(Map<String, Double> before, Map<String, Double> now) {
+        return now.entrySet().stream()
+                .allMatch(each -> Math.abs(each.getValue() / before.get(each.getKey()) - 1) <= STEADY);
+    }
+
+    /** One drain of each consumer and of JDBC; answers each one's speed. */
+    private Map<String, Double> throughputRound(int consumers, boolean warmUp) throws Exception {
+        Map<String, Double> speeds = new LinkedHashMap<>();
+        speeds.put("eo", recordDrain(warmUp, "eo_c" + consumers, drain(BenchServer.EXACTLY_ONCE, consumers)));
+        speeds.put("batched", recordDrain(warmUp, "batched_c" + consumers, drainBatched(consumers)));
+        speeds.put("alo", recordDrain(warmUp, "alo_c" + consumers, drain(BenchServer.AT_LEAST_ONCE, consumers)));
+        speeds.put("xa", recordDrain(warmUp, "xa_c" + consumers, drain(BenchServer.XA, consumers)));
+        speeds.put("db", recordDrain(warmUp, "db_c" + consumers, jdbc(consumers)));
+        return speeds;
     }
 
     /** How fast a drain went, and the CPU time it cost per message in each part of the setup. */
     private record Drain(double perSecond, Map<String, Double> cpuMsPerMessage) {}
 
-    private void recordDrain(boolean warmUp, String name, Drain drain) {
+    private double recordDrain(boolean warmUp, String name, Drain drain) {
         record(warmUp, name, drain.perSecond());
         drain.cpuMsPerMessage().forEach((part, ms) -> record(warmUp, name + "_cpu_" + part, ms));
+        return drain.perSecond();
     }
 
     /** Queues the messages with the consumer paused, then measures how fast it drains them. */

@@ -257,9 +257,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      */
     private Outcome deliverWhileTheDatabaseAllows(String messageId, Message message) throws Exception {
         while (true) {
-            if (!outage.isDown()) { // no attempt against a database known to be down
+            if (!databaseCalls.databaseDown()) { // no attempt against a database known to be down
                 try {
-                    return databaseCalls.call(() -> deliverOnce(messageId, message));
+                    return deliverRetryingTransientFailures(messageId, message);
                 } catch (TransientDatabaseFailure e) {
                     if (outage.answersNow()) {
                         throw new FailsOnItsOwn(e);
@@ -273,6 +273,15 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
                         "the database stayed down for longer than " + settings.holdDelivery());
             }
             LOG.info(() -> consumer + " retries message " + messageId + ": the database is back");
+        }
+    }
+
+    /** Steps 2 to 5, again with back-off while the database fails transiently (a deadlock, a lost connection). */
+    private Outcome deliverRetryingTransientFailures(String messageId, Message message) throws Exception {
+        try {
+            return DatabaseCalls.once(() -> deliverOnce(messageId, message));
+        } catch (TransientDatabaseFailure first) {
+            return databaseCalls.again(() -> deliverOnce(messageId, message));
         }
     }
 

@@ -12,7 +12,6 @@ import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -55,7 +54,8 @@ public class DatabaseOutage {
     @ConfigProperty(name = "exactlyonce.outage.probe-interval", defaultValue = "PT2S")
     Duration probeInterval;
 
-    private final OutageState state = new OutageState(Clock.systemUTC());
+    @Inject
+    OutageState state;
 
     /** What is unusable in the outage's settings; empty when they can be used. */
     public List<String> problems() {
@@ -75,11 +75,6 @@ public class DatabaseOutage {
         } catch (RuntimeException e) {
             return false;
         }
-    }
-
-    /** Whether the database is down, as a probe confirmed; deliveries then hold before they try. */
-    public boolean isDown() {
-        return state.isDown();
     }
 
     /** Records that the database is down, as a probe confirmed; starts the probing unless it runs already. */

@@ -137,9 +137,11 @@ class OpenTelemetryExport implements TraceExport {
                 .setAttribute("messaging.operation.type", "process")
                 .setAttribute("messaging.operation.name", "process")
                 .setAttribute("messaging.destination.name", destination)
-                .setAttribute("messaging.message.id", jmsMessageIdOf(message))
                 .setAttribute(CONSUMER, consumer)
                 .startSpan();
+        if (span.isRecording()) { // the broker builds the JMS message ID on each call: not for a span nobody keeps
+            span.setAttribute("messaging.message.id", jmsMessageIdOf(message));
+        }
         Scope current = span.makeCurrent();
         return new DeliveryTrace() {
             @Override
