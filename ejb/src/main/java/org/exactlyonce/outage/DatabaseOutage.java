@@ -1,5 +1,6 @@
 package org.exactlyonce.outage;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -55,7 +56,15 @@ public class DatabaseOutage {
     Duration probeInterval;
 
     @Inject
-    OutageState state;
+    DatabaseCalls databaseCalls;
+
+    /** The state the deliveries read through {@link DatabaseCalls}; never a proxy (see {@link OutageState}). */
+    private OutageState state;
+
+    @PostConstruct
+    void shareTheDeliveriesState() {
+        state = databaseCalls.outage();
+    }
 
     /** What is unusable in the outage's settings; empty when they can be used. */
     public List<String> problems() {

@@ -25,10 +25,15 @@ public class BrokerUnavailable implements ExceptionMapper<JMSRuntimeException> {
     @Override
     public Response toResponse(JMSRuntimeException failure) {
         LOG.log(Level.WARNING, "The broker did not take a message; the client is asked to send it again", failure);
+        return answer("the broker did not take the message (" + failure.getMessage() + "); send it again");
+    }
+
+    /** A 503 that tells the client, in the text given, what to send again. */
+    static Response answer(String sendAgain) {
         return Response.status(Response.Status.SERVICE_UNAVAILABLE)
                 .header("Retry-After", RETRY_AFTER_SECONDS)
                 .type(MediaType.TEXT_PLAIN_TYPE)
-                .entity("the broker did not take the message (" + failure.getMessage() + "); send it again")
+                .entity(sendAgain)
                 .build();
     }
 }
