@@ -39,7 +39,9 @@ public class DatabaseCalls {
     }
 
     /**
-     * Runs one attempt, its transient database failures told apart from the others.
+     * Runs one attempt, its transient database failures told apart from the others. A caller hands a
+     * failed attempt to {@link #again} itself, through the injected bean: a call to it from inside this
+     * bean would pass no interceptor, and so no retries.
      *
      * @param attempt work that begins and ends its own transaction, so that it can run again
      * @throws TransientDatabaseFailure when it failed in a way that says nothing about the work: run it
