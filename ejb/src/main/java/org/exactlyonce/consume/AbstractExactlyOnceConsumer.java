@@ -200,7 +200,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     @PostConstruct
     private void nameTheConsumer() {
         consumer = ConsumerNames.validated(consumerName(), getClass());
-        localConsumers.deployed(consumer, getClass());
+        localConsumers.deployed(consumer, DeclaredSubscription.of(getClass()));
     }
 
     /**

@@ -1,12 +1,14 @@
 package org.exactlyonce.consume;
 
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.Destination;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
+import jakarta.jms.Topic;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -35,8 +37,8 @@ import org.exactlyonce.protocol.ProtocolStep.Step;
 import org.exactlyonce.telemetry.Outcome;
 
 /**
- * Receives a queue's messages in batches and processes each exactly once, many messages per database
- * transaction: the same protocol as {@link AbstractExactlyOnceConsumer}, batch-wide. It receives up to
+ * Receives a queue's messages, or a topic's through a shared durable subscription, in batches and
+ * processes each exactly once, many messages per database transaction: the same protocol as {@link AbstractExactlyOnceConsumer}, batch-wide. It receives up to
  * {@code maxMessages} (or what arrives within {@code maxWait} of the first), inserts their IDs and runs
  * {@link BatchProcessor#process} for each in one JDBC transaction, commits, and only then acknowledges
  * them all. A crash before the database commit has the broker redeliver the batch, which is processed
@@ -69,6 +71,11 @@ import org.exactlyonce.telemetry.Outcome;
  * ...
  * receiver.close();
  * }</pre>
+ *
+ * <p>On a topic, receivers given the same topic and subscription name share that subscription's
+ * messages, as a queue's receivers share the queue, and the broker keeps what is published while none
+ * runs. Each subscription is a consumer of its own, with a consumer name of its own: two subscriptions
+ * under one name would have the second drop every message the first processed.
  *
  * <p>IDs are read from the message property {@code messageIdProperty} ({@code messageId} unless set),
  * as the message-driven bean reads them; the tables are the engine's ({@code src/ddl}), where the
@@ -105,7 +112,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         this.parkingRule = new ParkingRule(settings.parkAfterDeliveries);
     }
 
-    /** A builder; consumer name, connection factory, queue, data source and processor are required. */
+    /** A builder; consumer name, connection factory, queue or topic, data source and processor are required. */
     public static Builder builder() {
         return new Builder();
     }
@@ -137,7 +144,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         running = true;
         try {
             registerDestination();
-            LOG.info(() -> settings.consumerName + " receives " + queueName() + " in batches of up to "
+            LOG.info(() -> settings.consumerName + " receives " + sourceName() + " in batches of up to "
                     + settings.maxMessages + " within " + settings.maxWait.toMillis() + " ms");
             receiveUntilClosed();
         } finally {
@@ -173,7 +180,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                             ? settings.connectionFactory.createContext(sessionMode())
                             : settings.connectionFactory.createContext(
                                     settings.user, settings.password, sessionMode());
-                    JMSConsumer consumer = jms.createConsumer(settings.queue)) {
+                    JMSConsumer consumer = consumerOn(jms)) {
                 backOff = FIRST_BACK_OFF;
                 while (!stopping()) {
                     List<Message> batch = receiveBatch(consumer);
@@ -190,6 +197,12 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 backOff = longer(backOff);
             }
         }
+    }
+
+    private JMSConsumer consumerOn(JMSContext jms) {
+        return settings.topic == null
+                ? jms.createConsumer(settings.queue)
+                : jms.createSharedDurableConsumer(settings.topic, settings.subscriptionName);
     }
 
     private int sessionMode() {
@@ -491,13 +504,12 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         }
     }
 
-    /** Records the queue for the consumer name, and refuses to run when the name is recorded for another destination. */
+    /** Records the queue or topic for the consumer name, and refuses to run when the name is recorded for another destination. */
     private void registerDestination() {
         try {
-            ConsumerDestination reading =
-                    ConsumerDestination.of(settings.consumerName, settings.queue, clock.instant());
+            ConsumerDestination reading = ConsumerDestination.of(settings.consumerName, source(), clock.instant());
             ConsumerDestination recorded = whileTheDatabaseAllows(() -> recordedDestination(reading));
-            if (!recorded.isSameDestinationAs(settings.queue)) {
+            if (!recorded.isSameDestinationAs(source())) {
                 throw new ConsumerNameClash(recorded, reading);
             }
         } catch (ConsumerNameClash e) {
@@ -535,12 +547,23 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         settings.steps.accept(new ProtocolStep(step, settings.consumerName, row.messageId(), row.message()));
     }
 
-    private String queueName() {
+    private Destination source() {
+        return settings.topic == null ? settings.queue : settings.topic;
+    }
+
+    private String sourceName() {
         try {
-            return "queue " + settings.queue.getQueueName();
+            return settings.topic == null
+                    ? "queue " + settings.queue.getQueueName()
+                    : "topic " + settings.topic.getTopicName() + " through its " + subscription();
         } catch (JMSException e) {
-            return "its queue";
+            return settings.topic == null ? "its queue" : "its topic";
         }
+    }
+
+    /** How the receiver subscribes to its topic, as the console shows it. */
+    String subscription() {
+        return settings.topic == null ? "" : "shared durable subscription " + settings.subscriptionName;
     }
 
     private void rollbackQuietly(Connection database) {
@@ -608,6 +631,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         private String user;
         private String password;
         private Queue queue;
+        private Topic topic;
+        private String subscriptionName;
         private DataSource dataSource;
         private BatchProcessor processor;
         private int maxMessages = 100;
@@ -640,8 +665,20 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             return this;
         }
 
+        /** The queue to receive; a receiver reads a queue or a topic. */
         public Builder queue(Queue queue) {
             this.queue = queue;
+            return this;
+        }
+
+        /**
+         * The topic to receive, through the shared durable subscription of this name (JMS 2.0's {@code
+         * createSharedDurableConsumer}): the receivers given the same topic and name share its
+         * messages, and the broker keeps them while none runs. A receiver reads a queue or a topic.
+         */
+        public Builder topic(Topic topic, String subscriptionName) {
+            this.topic = topic;
+            this.subscriptionName = subscriptionName;
             return this;
         }
 
@@ -721,7 +758,15 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             ConsumerNames.problemWith(consumerName)
                     .ifPresent(problem -> problems.add("consumerName '" + consumerName + "' " + problem));
             requirePresent(problems, "connectionFactory", connectionFactory);
-            requirePresent(problems, "queue", queue);
+            if ((queue == null) == (topic == null)) {
+                problems.add(
+                        queue == null
+                                ? "a queue or a topic is required"
+                                : "a queue and a topic were given: a receiver reads one");
+            }
+            if (topic != null && (subscriptionName == null || subscriptionName.isBlank())) {
+                problems.add("the topic's subscriptionName must name a subscription, is '" + subscriptionName + "'");
+            }
             requirePresent(problems, "dataSource", dataSource);
             requirePresent(problems, "processor", processor);
             requirePresent(problems, "acknowledgement", acknowledgement);
@@ -754,6 +799,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             copy.user = user;
             copy.password = password;
             copy.queue = queue;
+            copy.topic = topic;
+            copy.subscriptionName = subscriptionName;
             copy.dataSource = dataSource;
             copy.processor = processor;
             copy.maxMessages = maxMessages;

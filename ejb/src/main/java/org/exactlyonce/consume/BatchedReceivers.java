@@ -72,7 +72,7 @@ public class BatchedReceivers {
 
     private final List<BatchedReceiver> running = new CopyOnWriteArrayList<>();
 
-    /** A builder with the server's settings; name, connection factory, queue and processor are the caller's. */
+    /** A builder with the server's settings; name, connection factory, queue or topic and processor are the caller's. */
     public BatchedReceiver.Builder builder() {
         return BatchedReceiver.builder()
                 .dataSource(database)
@@ -101,7 +101,7 @@ public class BatchedReceivers {
      */
     public BatchedReceiver start(BatchedReceiver.Builder builder) {
         BatchedReceiver receiver = builder.build();
-        localConsumers.deployed(receiver.consumerName(), BatchedReceiver.class);
+        localConsumers.deployed(receiver.consumerName(), receiver.subscription());
         Thread thread = threads.newThread(receiver);
         thread.setName("exactly-once " + receiver.consumerName());
         running.add(receiver);

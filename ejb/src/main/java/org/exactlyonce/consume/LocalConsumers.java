@@ -31,8 +31,9 @@ public class LocalConsumers {
     private final Map<String, ConsumerDestination> verified = new ConcurrentHashMap<>();
     private final Set<String> clashesReported = ConcurrentHashMap.newKeySet();
 
-    void deployed(String consumer, Class<?> bean) {
-        subscriptions.put(consumer, DeclaredSubscription.of(bean));
+    /** A consumer deployed here, and how it subscribes when it reads a topic. */
+    void deployed(String consumer, String subscription) {
+        subscriptions.put(consumer, subscription);
     }
 
     /**
@@ -68,7 +69,8 @@ public class LocalConsumers {
     }
 
     /**
-     * How a topic consumer deployed here subscribes, as its bean declares it; empty for a queue's
+     * How a topic consumer deployed here subscribes, as its bean declares it or its batched receiver
+     * was built; empty for a queue's
      * consumer and for one deployed on another server.
      */
     public Optional<String> subscriptionOf(ConsumerDestination recorded) {

@@ -10,6 +10,7 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
+import jakarta.jms.Topic;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -155,6 +156,43 @@ class BatchedReceiverTest {
     }
 
     @Test
+    void receiversOfOneSubscriptionShareItsMessagesAndTheBrokerKeepsWhatIsPublishedWhileNoneRuns() throws Exception {
+        Topic topic = jms.createTopic("events-" + System.nanoTime());
+        String subscription = topic.getTopicName() + "-ledger"; // a broker's subscription names are its own
+        jms.createSharedDurableConsumer(topic, subscription).close(); // it exists before any receiver
+        IntStream.rangeClosed(1, 200).forEach(i -> publish(topic, "event-" + i, String.valueOf(i)));
+
+        start(receiver().queue(null).topic(topic, subscription));
+        start(receiver().queue(null).topic(topic, subscription));
+
+        awaitEffects(200);
+        assertEachProcessedOnce(200);
+        assertEquals(
+                List.of("TOPIC " + topic.getTopicName()),
+                strings("SELECT DESTINATION_TYPE || ' ' || DESTINATION FROM EO_CONSUMER"));
+    }
+
+    @Test
+    void onATopicACrashAfterTheDatabaseCommitHasEveryRedeliveredMessageDropped() throws Exception {
+        Topic topic = jms.createTopic("events-" + System.nanoTime());
+        String subscription = topic.getTopicName() + "-ledger";
+        jms.createSharedDurableConsumer(topic, subscription).close();
+        IntStream.rangeClosed(1, 50).forEach(i -> publish(topic, "event-" + i, String.valueOf(i)));
+
+        assertCrashes(start(receiver()
+                .queue(null)
+                .topic(topic, subscription)
+                .maxWait(Duration.ofMillis(300))
+                .steps(crashAt(Step.AFTER_COMMIT))));
+        assertEachProcessedOnce(50);
+
+        start(receiver().queue(null).topic(topic, subscription));
+        publish(topic, "after-the-crash", "1");
+        awaitEffects(51);
+        assertEachProcessedOnce(51);
+    }
+
+    @Test
     void aMessageThatKeepsFailingIsParkedAndTheRestOfItsBatchProcessedOnce() throws Exception {
         sendCredits(9);
         send("poison", "1");
@@ -293,6 +331,22 @@ class BatchedReceiverTest {
     }
 
     @Test
+    void aReceiverReadsAQueueOrATopicThroughANamedSubscription() {
+        Topic topic = jms.createTopic("events");
+
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> receiver().topic(topic, "ledger").build())
+                .getMessage()
+                .contains("a queue and a topic were given"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> receiver().queue(null).topic(topic, " ").build())
+                .getMessage()
+                .contains("subscriptionName"));
+    }
+
+    @Test
     void aReceiverWithUnusableSettingsIsNotBuiltAndEverySettingIsNamed() {
         IllegalArgumentException refused = assertThrows(
                 IllegalArgumentException.class,
@@ -365,6 +419,10 @@ class BatchedReceiverTest {
 
     private void send(String messageId, String body) {
         jms.createProducer().setProperty("messageId", messageId).send(queue, body);
+    }
+
+    private void publish(Topic topic, String messageId, String body) {
+        jms.createProducer().setProperty("messageId", messageId).send(topic, body);
     }
 
     private void assertEachProcessedOnce(int messages) throws SQLException {

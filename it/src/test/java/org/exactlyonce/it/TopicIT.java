@@ -9,19 +9,27 @@ import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
  * Topic consumers, on the purge's test server (a purge every 2 s, a dedup window of zero): the
- * sample's two durable subscribers and its non-durable one each book every event once, and their IDs
- * are confirmed through the broker's subscriptions — never while a subscription still holds the message.
+ * harness's two durable subscribers, its non-durable one and its batched receiver (a shared durable
+ * subscription) each book every event once, and their IDs are confirmed through the broker's
+ * subscriptions — never while a subscription still holds the message.
  */
 class TopicIT {
 
     private static final String FIRST = "exactly-once-sample/ledger/FirstCreditSubscriber";
     private static final String SECOND = "exactly-once-sample/ledger/SecondCreditSubscriber";
     private static final String LIVE = "exactly-once-sample/ledger/LiveCreditSubscriber";
+    private static final String BATCHED = "exactly-once-sample/ledger/BatchedCreditSubscriber";
+
+    /** The subscribers whose subscriptions outlive a restart, each with the prefix of the accounts it books to. */
+    private static final Map<String, String> DURABLE = Map.of(FIRST, "first-", SECOND, "second-", BATCHED, "batched-");
+
     private static final Duration DELIVERIES = Duration.ofSeconds(60);
     private static final Duration PURGE_INTERVAL = Duration.ofSeconds(2);
 
@@ -42,17 +50,21 @@ class TopicIT {
         Await.untilEquals("the first subscriber books all", 30L, DELIVERIES, () -> ledger.balance("first-" + account));
         Await.untilEquals("the second books all", 30L, DELIVERIES, () -> ledger.balance("second-" + account));
         Await.untilEquals("the non-durable one books all", 30L, DELIVERIES, () -> ledger.balance("live-" + account));
+        Await.untilEquals(
+                "the batched receiver books all", 30L, DELIVERIES, () -> ledger.balance("batched-" + account));
         Await.until(
                 "every subscriber's IDs are confirmed and purged",
                 Duration.ofSeconds(30),
                 () -> ids.stream()
                         .allMatch(id -> ledger.processed(FIRST, id).isEmpty()
                                 && ledger.processed(SECOND, id).isEmpty()
-                                && ledger.processed(LIVE, id).isEmpty()));
+                                && ledger.processed(LIVE, id).isEmpty()
+                                && ledger.processed(BATCHED, id).isEmpty()));
         Await.settle();
         assertEquals(30, ledger.balance("first-" + account));
         assertEquals(30, ledger.balance("second-" + account));
         assertEquals(30, ledger.balance("live-" + account));
+        assertEquals(30, ledger.balance("batched-" + account));
     }
 
     @Test
@@ -64,6 +76,9 @@ class TopicIT {
                 "durable subscription credit-events, client ID ledger-first",
                 ledger.consumer(FIRST).getString("subscription"));
         assertEquals("non-durable subscription", ledger.consumer(LIVE).getString("subscription"));
+        assertEquals(
+                "shared durable subscription credit-events-batched",
+                ledger.consumer(BATCHED).getString("subscription"));
         assertEquals(
                 ledger.consumer(FIRST).getString("destination"),
                 ledger.consumer(LIVE).getString("destination"));
@@ -78,12 +93,8 @@ class TopicIT {
         String id = newId();
         JsonObject crashing = LedgerClient.creditThatCrashesAfterCommit(id, account, 7, Duration.ofSeconds(10));
         ledger.publishCredit(crashing);
-        Await.until(
-                "a subscriber commits it",
-                DELIVERIES,
-                () -> ledger.processed(FIRST, id).isPresent()
-                        || ledger.processed(SECOND, id).isPresent());
-        String committed = ledger.processed(FIRST, id).isPresent() ? FIRST : SECOND;
+        Await.until("a subscriber commits it", DELIVERIES, () -> committedBy(id).isPresent());
+        String committed = committedBy(id).orElseThrow();
         JsonObject purge = ledger.purgeNow();
         Await.pause(PURGE_INTERVAL.multipliedBy(2)); // and the timer's runs
 
@@ -92,24 +103,24 @@ class TopicIT {
         assertTrue(purge.getInt("keptPending") >= 1, "the purge saw the message in flight: " + purge);
         server.awaitCrash(DELIVERIES); // the subscriber that committed halts after its pause
         server.restart();
-        int restarts = 1; // the other subscriber halts too, once, if it commits only now
+        int restarts = 1; // the others halt too, once each, if they commit only now
         while (!settled(id)) {
             Await.until(
                     "both book it once acknowledged, or the server halts",
                     DELIVERIES,
                     () -> !ledger.answers() || settled(id));
             if (!ledger.answers()) {
-                assertTrue(++restarts <= 2, "each subscriber halts the server once at most");
+                assertTrue(++restarts <= DURABLE.size(), "each subscriber halts the server once at most");
                 server.awaitCrash();
                 server.restart();
             }
         }
         Await.settle();
-        assertTrue(bothBooked(7), "each subscriber's one effect");
-        assertEquals(
-                1, ledger.account("first-" + account).getJsonNumber("credits").longValue());
-        assertEquals(
-                1, ledger.account("second-" + account).getJsonNumber("credits").longValue());
+        assertTrue(allBooked(7), "each subscriber's one effect");
+        for (String prefix : DURABLE.values()) {
+            assertEquals(
+                    1, ledger.account(prefix + account).getJsonNumber("credits").longValue(), prefix);
+        }
     }
 
     /** A parked event is not replayed: on the topic, every subscriber would receive it again. */
@@ -149,12 +160,18 @@ class TopicIT {
                 .orElse(0);
     }
 
-    /** Both subscribers booked it, and neither still has its delivery in flight. */
+    /** The durable subscriber that has committed the message's ID; empty while none has. */
+    private Optional<String> committedBy(String id) {
+        return DURABLE.keySet().stream()
+                .filter(subscriber -> ledger.processed(subscriber, id).isPresent())
+                .findFirst();
+    }
+
+    /** Every durable subscriber booked it, and none still has its delivery in flight. */
     private boolean settled(String id) {
         try {
-            return bothBooked(7)
-                    && !"UNCONFIRMED".equals(stateOf(FIRST, id))
-                    && !"UNCONFIRMED".equals(stateOf(SECOND, id));
+            return allBooked(7)
+                    && DURABLE.keySet().stream().noneMatch(subscriber -> "UNCONFIRMED".equals(stateOf(subscriber, id)));
         } catch (IllegalStateException serverWentDown) {
             return false;
         }
@@ -164,10 +181,9 @@ class TopicIT {
         return ledger.processed(consumer, id).map(row -> row.getString("state")).orElse("PURGED");
     }
 
-    private boolean bothBooked(long amount) {
+    private boolean allBooked(long amount) {
         return ledger.answers()
-                && ledger.balance("first-" + account) == amount
-                && ledger.balance("second-" + account) == amount;
+                && DURABLE.values().stream().allMatch(prefix -> ledger.balance(prefix + account) == amount);
     }
 
     private JsonObject credit(String id, long amount) {

@@ -9,6 +9,7 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
+import jakarta.jms.Topic;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -24,9 +25,11 @@ import org.exactlyonce.consume.BatchedReceivers;
 import org.exactlyonce.consume.InvalidMessageException;
 
 /**
- * The ledger's booking through a batched receiver: many credits per transaction, booked in plain JDBC
- * on the batch's connection, for the crash suite and the benchmark. Faults reach it as they reach the
- * sample's consumers, through the protocol's events.
+ * The ledger's booking through batched receivers: many credits per transaction, booked in plain JDBC
+ * on the batch's connection, for the crash suite and the benchmark; and a subscriber to the credit
+ * events that books each to {@code batched-<account>}, beside the message-driven subscribers (see
+ * {@link CreditSubscriber}). Faults reach them as they reach the sample's consumers, through the
+ * protocol's events.
  */
 @Startup
 @Singleton
@@ -34,6 +37,9 @@ public class BatchedLedger {
 
     /** The consumer's name, which scopes its IDs. */
     static final String CONSUMER = "exactly-once-sample/ledger/BatchedLedger";
+
+    /** The credit events' batched subscriber: a consumer of its own, through a shared durable subscription. */
+    static final String SUBSCRIBER = "exactly-once-sample/ledger/BatchedCreditSubscriber";
 
     private static final String BOOK =
             "INSERT INTO LEDGER_CREDIT (MESSAGE_ID, ACCOUNT, AMOUNT, BOOKED_AT) VALUES (?, ?, ?, ?)";
@@ -43,6 +49,9 @@ public class BatchedLedger {
 
     @Resource(lookup = TestQueues.BATCHED_CREDITS)
     Queue credits;
+
+    @Resource(lookup = TestQueues.CREDIT_EVENTS)
+    Topic creditEvents;
 
     @Inject
     BatchedReceivers receivers;
@@ -58,10 +67,15 @@ public class BatchedLedger {
 
     private final List<BatchedReceiver> running = new ArrayList<>();
 
-    /** One receiver, in batches of up to 100, from the start. */
+    /** One receiver of the credits, in batches of up to 100, and one of the credit events, from the start. */
     @PostConstruct
     void start() {
         run(1, 100);
+        receivers.start(withLogin(receivers.builder())
+                .consumerName(SUBSCRIBER)
+                .connectionFactory(connectionFactory)
+                .topic(creditEvents, "credit-events-batched")
+                .processor((message, database) -> book(message, database, "batched-")));
     }
 
     /**
@@ -72,21 +86,26 @@ public class BatchedLedger {
         running.forEach(BatchedReceiver::close);
         running.clear();
         for (int i = 0; i < count; i++) {
-            BatchedReceiver.Builder builder = receivers.builder();
-            user.ifPresent(name -> builder.credentials(name, password.orElse(null)));
-            running.add(receivers.start(builder.consumerName(CONSUMER)
+            running.add(receivers.start(withLogin(receivers.builder())
+                    .consumerName(CONSUMER)
                     .connectionFactory(connectionFactory)
                     .queue(credits)
                     .maxMessages(maxMessages)
-                    .processor(BatchedLedger::book)));
+                    .processor((message, database) -> book(message, database, ""))));
         }
     }
 
-    private static void book(Message message, Connection database) throws JMSException, SQLException {
+    private BatchedReceiver.Builder withLogin(BatchedReceiver.Builder builder) {
+        user.ifPresent(name -> builder.credentials(name, password.orElse(null)));
+        return builder;
+    }
+
+    private static void book(Message message, Connection database, String accountPrefix)
+            throws JMSException, SQLException {
         TestCredit credit = TestCredit.in(message).orElseThrow(() -> new InvalidMessageException("not a credit order"));
         try (PreparedStatement book = database.prepareStatement(BOOK)) {
             book.setString(1, credit.messageId());
-            book.setString(2, credit.account());
+            book.setString(2, accountPrefix + credit.account());
             book.setLong(3, credit.amount());
             book.setTimestamp(4, Timestamp.valueOf(LocalDateTime.now(ZoneOffset.UTC)));
             book.executeUpdate();
