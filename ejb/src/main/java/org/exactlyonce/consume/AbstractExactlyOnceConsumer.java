@@ -296,6 +296,11 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         String deliveredBy = broker.brokerOf(message).orElse(null); // outside the transaction: it may ask the broker
         try {
             transaction.begin(); // 2. begin the database transaction
+            if (parkedByAnEarlierDelivery(message)) {
+                transaction.rollback();
+                LOG.fine(() -> consumer + " acknowledges message " + messageId + ", parked on an earlier delivery");
+                return Outcome.PARKED;
+            }
             if (!firstDeliveries.record(consumer, messageId, message, deliveredBy)) { // 3. insert the ID
                 transaction.rollback();
                 return dropDuplicate(messageId, message, began); // acknowledged, without effect
@@ -310,6 +315,15 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         }
         steps.fire(new ProtocolStep(Step.AFTER_COMMIT, consumer, messageId, message));
         return Outcome.PROCESSED;
+    }
+
+    /**
+     * Whether a redelivered message is parked already: a crash between its park's commit and the
+     * acknowledgement brings it back, and a message that has been kept must not also be processed.
+     * Only redeliveries ask, so a first delivery pays nothing.
+     */
+    private boolean parkedByAnEarlierDelivery(Message message) throws JMSException {
+        return ParkingRule.deliveryCount(message) > 1 && parkedMessages.wasParkedBefore(consumer, message);
     }
 
     /**
@@ -374,16 +388,23 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /** Keeps the message in the parked messages, in a transaction of its own. */
     private void keep(String messageId, Message message, ParkReason reason, String detail) {
+        boolean parkedNow;
         try {
             transaction.begin();
-            if (parkedMessages.park(consumer, messageId, message, ParkingRule.deliveryCount(message), reason, detail)) {
+            parkedNow = parkedMessages.park(
+                    consumer, messageId, message, ParkingRule.deliveryCount(message), reason, detail);
+            if (parkedNow) {
                 transaction.commit();
-                return;
+            } else {
+                transaction.rollback();
             }
-            transaction.rollback();
         } catch (Exception e) {
             rollbackQuietly(messageId);
             throw new EJBException(consumer + " could not park a message, the broker will redeliver it", e);
+        }
+        if (parkedNow) {
+            steps.fire(new ProtocolStep(Step.AFTER_PARK, consumer, messageId, message));
+            return;
         }
         if (!wasParkedBefore(message)) { // a unique key that is not the message's own kept nothing
             throw new EJBException(consumer + " could not park message " + messageId

@@ -426,7 +426,11 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 reason,
                 detail,
                 clock.instant())));
-        if (!parked && !wasParkedBefore(message)) {
+        if (parked) {
+            settings.steps.accept(new ProtocolStep(Step.AFTER_PARK, settings.consumerName, messageId, message));
+            return;
+        }
+        if (!wasParkedBefore(message)) {
             throw new IllegalStateException(settings.consumerName + " could not park message " + messageId
                     + ": a unique key other than its own refused the row");
         }

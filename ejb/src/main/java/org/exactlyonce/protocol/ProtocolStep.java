@@ -23,6 +23,8 @@ public record ProtocolStep(Step step, String consumer, String messageId, Message
         BEFORE_COMMIT,
         /** The transaction committed; the container has not acknowledged the message yet. */
         AFTER_COMMIT,
+        /** The message is parked and its park committed; it has not been acknowledged yet. */
+        AFTER_PARK,
         /** The purge has confirmed a batch of IDs as acknowledged and not deleted them yet. */
         PURGE_CONFIRMED,
         /** The purge has deleted a batch of IDs in a transaction that has not committed yet. */

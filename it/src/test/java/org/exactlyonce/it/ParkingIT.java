@@ -28,6 +28,7 @@ class ParkingIT {
     private static final int MAX_DELIVERIES = Integer.getInteger("it.max-deliveries", 3);
 
     private final LedgerClient ledger = new LedgerClient();
+    private final TestServer server = TestServer.of(ledger);
     private final String account = "acct-" + UUID.randomUUID();
 
     @Test
@@ -104,6 +105,29 @@ class ParkingIT {
         Await.settle();
         assertFalse(ledger.deadLetterIds().contains(id), "parked before the broker gave up on it");
         assertEquals(0, ledger.balance(account));
+    }
+
+    /**
+     * The server halts after a park's commit, before the acknowledgement; the message comes back after the
+     * restart, when its processing would succeed. It is parked already: acknowledged, never also processed.
+     */
+    @Test
+    void aMessageParkedBeforeACrashIsNotProcessedOnItsRedelivery() throws Exception {
+        String id = newId();
+        long failUntil = System.currentTimeMillis() + 5_000; // its deliveries fail, and it is parked, before
+        ledger.sendCredit(credit(
+                id,
+                Json.createObjectBuilder().add("failUntilEpochMilli", failUntil).add("crashAt", "AFTER_PARK")));
+
+        server.awaitCrash();
+        Await.pause(Duration.ofMillis(Math.max(0, failUntil - System.currentTimeMillis()))); // then it would not
+        server.restart();
+
+        JsonObject parked = awaitParked(byId(id));
+        assertEquals("KEEPS_FAILING", parked.getString("reason"));
+        Await.settle();
+        assertEquals(0, ledger.balance(account), "kept, not also booked");
+        assertEquals(1, ledger.parked().stream().filter(byId(id)).count());
     }
 
     /**
