@@ -30,11 +30,21 @@ final class StandaloneBroker {
 
     /** {@code kill -9} of the broker, then a start on the same journal, as after a power cut. */
     void killAndStart() throws IOException, InterruptedException {
+        kill();
+        start();
+    }
+
+    /** {@code kill -9} of the broker; returns once its process has gone. */
+    void kill() throws IOException {
         long pid =
                 Long.parseLong(Files.readString(instance.resolve("artemis.pid")).trim());
         ProcessHandle broker = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("no broker process " + pid));
         broker.destroyForcibly(); // SIGKILL
         broker.onExit().join(); // gone, before another process opens its journal
+    }
+
+    /** Starts the broker on its journal; returns once it listens. */
+    void start() throws IOException, InterruptedException {
         String script = System.getProperty("it.artemis.script", "src/test/sh/artemis.sh");
         Process start = new ProcessBuilder("bash", script, instance.toString(), port)
                 .inheritIO()
