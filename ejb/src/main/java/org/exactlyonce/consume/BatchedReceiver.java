@@ -38,8 +38,9 @@ import org.exactlyonce.telemetry.Outcome;
 
 /**
  * Receives a queue's messages, or a topic's through a shared durable subscription, in batches and
- * processes each exactly once, many messages per database transaction: the same protocol as {@link AbstractExactlyOnceConsumer}, batch-wide. It receives up to
- * {@code maxMessages} (or what arrives within {@code maxWait} of the first), inserts their IDs and runs
+ * processes each exactly once, many messages per database transaction: the same protocol as {@link
+ * AbstractExactlyOnceConsumer}, batch-wide. It receives up to {@code maxMessages} (or what arrives
+ * within {@code maxWait} of the first), inserts their IDs and runs
  * {@link BatchProcessor#process} for each in one JDBC transaction, commits, and only then acknowledges
  * them all. A crash before the database commit has the broker redeliver the batch, which is processed
  * again; a crash after it has every redelivered message found in the processed-ID table and dropped.

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -112,6 +113,7 @@ class ParkingIT {
      * restart, when its processing would succeed. It is parked already: acknowledged, never also processed.
      */
     @Test
+    @Tag("restarts-the-server")
     void aMessageParkedBeforeACrashIsNotProcessedOnItsRedelivery() throws Exception {
         String id = newId();
         long failUntil = System.currentTimeMillis() + 5_000; // its deliveries fail, and it is parked, before
