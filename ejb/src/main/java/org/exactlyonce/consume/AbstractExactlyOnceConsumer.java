@@ -317,13 +317,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         return Outcome.PROCESSED;
     }
 
-    /**
-     * Whether a redelivered message is parked already: a crash between its park's commit and the
-     * acknowledgement brings it back, and a message that has been kept must not also be processed.
-     * Only redeliveries ask, so a first delivery pays nothing.
-     */
+    /** Whether the message is parked already: one that has been kept must not also be processed. */
     private boolean parkedByAnEarlierDelivery(Message message) throws JMSException {
-        return ParkingRule.deliveryCount(message) > 1 && parkedMessages.wasParkedBefore(consumer, message);
+        return ParkingRule.mayHaveBeenParked(message) && parkedMessages.wasParkedBefore(consumer, message);
     }
 
     /**

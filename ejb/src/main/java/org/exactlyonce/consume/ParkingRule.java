@@ -41,6 +41,16 @@ record ParkingRule(int parkAfterDeliveries) {
         }
     }
 
+    /**
+     * Whether an earlier delivery of this broker message may have parked it: a crash between a park's
+     * commit and the acknowledgement brings a parked message back. Only a redelivery can be one, so a
+     * first delivery need not ask the parked messages. A broker that does not persist its delivery count
+     * counts from its last rollback, so a message parked on its first delivery comes back as a first.
+     */
+    static boolean mayHaveBeenParked(Message message) {
+        return deliveryCount(message) > 1;
+    }
+
     /** Why a message is parked: the reason an operator filters by, and the detail. */
     record Parking(ParkReason reason, String detail) {}
 }
