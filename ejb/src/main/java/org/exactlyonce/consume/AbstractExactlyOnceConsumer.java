@@ -319,7 +319,7 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /** Whether the message is parked already: one that has been kept must not also be processed. */
     private boolean parkedByAnEarlierDelivery(Message message) throws JMSException {
-        return ParkingRule.mayHaveBeenParked(message) && parkedMessages.wasParkedBefore(consumer, message);
+        return settings.parking().mayHaveBeenParked(message) && parkedMessages.wasParkedBefore(consumer, message);
     }
 
     /**

@@ -288,7 +288,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     private List<IdRow> identified(List<Message> batch) throws Exception {
         List<IdRow> identified = new ArrayList<>();
         for (Message message : batch) {
-            if (ParkingRule.mayHaveBeenParked(message) && wasParkedBefore(message)) {
+            if (parkingRule.mayHaveBeenParked(message) && wasParkedBefore(message)) {
                 LOG.fine(() -> settings.consumerName + " acknowledges a message parked on an earlier delivery");
                 continue;
             }

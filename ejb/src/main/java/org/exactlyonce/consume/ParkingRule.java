@@ -43,12 +43,16 @@ record ParkingRule(int parkAfterDeliveries) {
 
     /**
      * Whether an earlier delivery of this broker message may have parked it: a crash between a park's
-     * commit and the acknowledgement brings a parked message back. Only a redelivery can be one, so a
-     * first delivery need not ask the parked messages. A broker that does not persist its delivery count
-     * counts from its last rollback, so a message parked on its first delivery comes back as a first.
+     * commit and the acknowledgement brings a parked message back. When a park needs a failed delivery
+     * before it, only a redelivery can be one, and a first delivery need not ask the parked messages: a
+     * broker that does not store its delivery count at each delivery (Artemis' default) stores it when
+     * a delivery rolls back, so after its own restart it still counts that one. When the first failure
+     * parks, nothing was rolled back: such a broker's restart brings the message back as a first
+     * delivery, so every delivery asks. An invalid message, parked on any delivery, needs no look: its
+     * redelivery fails the same way, and its park finds the row its first park kept.
      */
-    static boolean mayHaveBeenParked(Message message) {
-        return deliveryCount(message) > 1;
+    boolean mayHaveBeenParked(Message message) {
+        return parkAfterDeliveries == 1 || deliveryCount(message) > 1;
     }
 
     /** Why a message is parked: the reason an operator filters by, and the detail. */
