@@ -280,10 +280,11 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     }
 
     /**
-     * The messages to process: those with a usable ID, but for a redelivered one that an earlier
-     * delivery parked (its batch was handed back for another message, or a crash lost its
-     * acknowledgement), which is acknowledged with the batch and never processed. The others are parked,
-     * each in a transaction of its own.
+     * The messages to process: those with a usable ID, but for one that an earlier delivery parked (its
+     * batch was handed back for another message, or a crash lost its acknowledgement), which is
+     * acknowledged with the batch and never processed. The others are parked, each in a transaction of
+     * its own. Only a message that may have been parked is looked up, one query each: a redelivery, or
+     * every message when the first failure parks ({@link ParkingRule#mayHaveBeenParked}).
      */
     private List<IdRow> identified(List<Message> batch) throws Exception {
         List<IdRow> identified = new ArrayList<>();

@@ -70,7 +70,7 @@ class DeliverySettingsTest {
     }
 
     @Test
-    void onlyARedeliveryMayBeOfAMessageParkedAlreadyWhenAParkNeedsAFailedDeliveryBefore() {
+    void aFirstDeliveryAsksNothingWhenParkingNeedsAFailureFirst() {
         ParkingRule parking = settings(3, Duration.ZERO).parking();
 
         assertFalse(parking.mayHaveBeenParked(delivery(1)), "a first delivery asks nothing");
@@ -82,7 +82,7 @@ class DeliverySettingsTest {
      * delivery count comes back as a first delivery: with a park after one delivery, every delivery asks.
      */
     @Test
-    void everyDeliveryMayBeOfAMessageParkedAlreadyWhenTheFirstFailureParks() {
+    void everyDeliveryAsksWhenTheFirstFailureParks() {
         ParkingRule parking = settings(1, Duration.ZERO).parking();
 
         assertTrue(parking.mayHaveBeenParked(delivery(1)));

@@ -193,7 +193,7 @@ class ConsoleIT {
 
     /**
      * The test server runs with the demo users, so it listens on the loopback interface only: the
-     * kernel's table of listening sockets binds its HTTP, HTTPS and messaging ports to a loopback
+     * kernel's table of listening sockets shows its HTTP, HTTPS and messaging ports bound to a loopback
      * address, never to a wildcard, and a connection to any other address of this machine is refused.
      * The table holds on a machine whose only interface is the loopback, where no other address exists
      * to try.

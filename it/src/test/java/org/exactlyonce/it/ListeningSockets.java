@@ -3,6 +3,7 @@ package org.exactlyonce.it;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,9 +45,12 @@ final class ListeningSockets {
         return addresses;
     }
 
-    /** The kernel writes an address as 32-bit words in the machine's byte order: little-endian on x86 and Arm. */
+    /** The kernel writes an address as 32-bit words in the machine's byte order. */
     private static InetAddress address(String hex) throws UnknownHostException {
         byte[] words = HexFormat.of().parseHex(hex);
+        if (ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN) {
+            return InetAddress.getByAddress(words);
+        }
         byte[] address = new byte[words.length];
         for (int word = 0; word < words.length; word += 4) {
             for (int i = 0; i < 4; i++) {
