@@ -194,9 +194,9 @@ class ConsoleIT {
     /**
      * The test server runs with the demo users, so it listens on the loopback interface only: the
      * kernel's table of listening sockets shows its HTTP, HTTPS and messaging ports bound to a loopback
-     * address, never to a wildcard, and a connection to any other address of this machine is refused.
-     * The table holds on a machine whose only interface is the loopback, where no other address exists
-     * to try.
+     * address, never to a wildcard; a connection to any other address of this machine is refused, and
+     * one to the loopback is taken. The table holds on a machine whose only interface is the loopback,
+     * where no other address exists to try.
      */
     @Test
     void withTheDemoUsersNoOtherMachineReachesTheServer() throws Exception {
@@ -226,6 +226,11 @@ class ConsoleIT {
                 } catch (ConnectException | SocketTimeoutException refused) {
                     // as it should
                 }
+            }
+        }
+        for (int port : ports) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
             }
         }
     }
