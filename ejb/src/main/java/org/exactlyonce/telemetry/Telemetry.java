@@ -6,11 +6,12 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * What a delivery reports: its outcome, counted in {@link ConsumerMetrics} for the console and the
  * Prometheus scrape, and one span per delivery with OpenTelemetry where the server offers MicroProfile
- * Telemetry to the application (see {@link OpenTelemetryExport}).
+ * Telemetry to the application and its SDK is on (see {@link OpenTelemetryExport}).
  */
 @ApplicationScoped
 public class Telemetry {
@@ -23,15 +24,28 @@ public class Telemetry {
     @Inject
     Instance<TraceExport> exports;
 
+    /**
+     * MicroProfile Telemetry's own switch, read as the specification defines it. While it is true (the
+     * default) the engine starts no span and registers no instrument: WildFly's disabled SDK still builds
+     * and ends a recording span for each delivery and drops it, about 5 % of a delivery's time there.
+     */
+    @Inject
+    @ConfigProperty(name = "otel.sdk.disabled", defaultValue = "true")
+    boolean sdkDisabled;
+
     private TraceExport export;
 
     @PostConstruct
     void findExport() {
-        if (exports.isResolvable()) {
-            export = exports.get();
-        } else {
+        if (!exports.isResolvable()) {
             export = new NoTraces();
             LOG.info("the application does not see the OpenTelemetry API: deliveries are counted, not traced");
+        } else if (sdkDisabled) {
+            export = new NoTraces();
+            LOG.info(
+                    "otel.sdk.disabled is true (MicroProfile Telemetry's default): deliveries are counted, not traced");
+        } else {
+            export = exports.get();
         }
     }
 
