@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -283,13 +284,15 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
      * The messages to process: those with a usable ID, but for one that an earlier delivery parked (its
      * batch was handed back for another message, or a crash lost its acknowledgement), which is
      * acknowledged with the batch and never processed. The others are parked, each in a transaction of
-     * its own. Only a message that may have been parked is looked up, one query each: a redelivery, or
-     * every message when the first failure parks ({@link ParkingRule#mayHaveBeenParked}).
+     * its own. Only the messages that may have been parked are looked up, all in one query: the
+     * redeliveries, or every message when the first failure parks ({@link ParkingRule#mayHaveBeenParked}).
      */
     private List<IdRow> identified(List<Message> batch) throws Exception {
+        Set<String> parkedBefore = parkedBefore(
+                batch.stream().filter(parkingRule::mayHaveBeenParked).toList());
         List<IdRow> identified = new ArrayList<>();
         for (Message message : batch) {
-            if (parkingRule.mayHaveBeenParked(message) && wasParkedBefore(message)) {
+            if (message.getJMSMessageID() != null && parkedBefore.contains(message.getJMSMessageID())) {
                 LOG.fine(() -> settings.consumerName + " acknowledges a message parked on an earlier delivery");
                 continue;
             }
@@ -439,9 +442,17 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     }
 
     private boolean wasParkedBefore(Message message) throws Exception {
+        return !parkedBefore(List.of(message)).isEmpty();
+    }
+
+    /** The JMS message IDs of those among the messages that are parked already; none asked, no query. */
+    private Set<String> parkedBefore(List<Message> messages) throws Exception {
+        if (messages.isEmpty()) {
+            return Set.of();
+        }
         return whileTheDatabaseAllows(() -> {
             try (Connection database = settings.dataSource.getConnection()) {
-                return ParkedRows.wasParkedBefore(database, settings.consumerName, message);
+                return ParkedRows.parkedAmong(database, settings.consumerName, messages);
             }
         });
     }

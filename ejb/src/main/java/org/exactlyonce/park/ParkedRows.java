@@ -12,6 +12,11 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.exactlyonce.processed.SqlStates;
 import org.exactlyonce.processed.StoredIds;
 
@@ -26,8 +31,11 @@ public final class ParkedRows {
             + " QUEUE_NAME, REASON, DETAIL, BODY_TYPE, BODY, BODY_PREVIEW, HEADERS, PROPERTIES, ATTEMPTS, SENT_AT,"
             + " PARKED_AT) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-    private static final String PARKED_BEFORE =
-            "SELECT ID FROM EO_PARKED_MESSAGE WHERE CONSUMER = ? AND JMS_MESSAGE_ID = ?";
+    private static final String PARKED_AMONG =
+            "SELECT JMS_MESSAGE_ID FROM EO_PARKED_MESSAGE WHERE CONSUMER = ? AND JMS_MESSAGE_ID IN (";
+
+    /** A batch of up to 10,000 messages asks in queries of this many: a statement every database takes. */
+    private static final int IDS_PER_QUERY = 500;
 
     private ParkedRows() {}
 
@@ -35,7 +43,7 @@ public final class ParkedRows {
      * Parks the message, as {@link ParkedMessages#park} does.
      *
      * @return false when a unique key refused the row: then the transaction can only be rolled back,
-     *     and {@link #wasParkedBefore} tells whether it was this broker message's own
+     *     and {@link #parkedAmong} tells whether it was this broker message's own
      */
     public static boolean park(
             Connection connection,
@@ -78,20 +86,45 @@ public final class ParkedRows {
         return true;
     }
 
-    /** Whether this broker message is parked already, as {@link ParkedMessages#wasParkedBefore} tells. */
-    public static boolean wasParkedBefore(Connection connection, String consumer, Message message)
+    /**
+     * The JMS message IDs of those among the messages that are parked already, as {@link
+     * ParkedMessages#wasParkedBefore} tells of one, in one query: a batch asks once, not once per message.
+     */
+    public static Set<String> parkedAmong(Connection connection, String consumer, List<Message> messages)
             throws SQLException, JMSException {
-        String jmsMessageId = message.getJMSMessageID();
-        if (jmsMessageId == null) {
-            return false;
-        }
-        try (PreparedStatement select = connection.prepareStatement(PARKED_BEFORE)) {
-            select.setString(1, consumer);
-            select.setString(2, jmsMessageId);
-            try (ResultSet parked = select.executeQuery()) {
-                return parked.next();
+        List<String> jmsMessageIds = new ArrayList<>();
+        for (Message message : messages) {
+            String jmsMessageId = message.getJMSMessageID();
+            if (jmsMessageId != null) {
+                jmsMessageIds.add(jmsMessageId);
             }
         }
+        Set<String> parked = new HashSet<>();
+        for (int from = 0; from < jmsMessageIds.size(); from += IDS_PER_QUERY) {
+            parked.addAll(parkedOf(
+                    connection,
+                    consumer,
+                    jmsMessageIds.subList(from, Math.min(from + IDS_PER_QUERY, jmsMessageIds.size()))));
+        }
+        return parked;
+    }
+
+    private static Set<String> parkedOf(Connection connection, String consumer, List<String> jmsMessageIds)
+            throws SQLException {
+        String query = PARKED_AMONG + String.join(", ", Collections.nCopies(jmsMessageIds.size(), "?")) + ")";
+        Set<String> parked = new HashSet<>();
+        try (PreparedStatement select = connection.prepareStatement(query)) {
+            select.setString(1, consumer);
+            for (int i = 0; i < jmsMessageIds.size(); i++) {
+                select.setString(i + 2, jmsMessageIds.get(i));
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    parked.add(rows.getString(1));
+                }
+            }
+        }
+        return parked;
     }
 
     private static Timestamp utc(Instant at) {

@@ -13,6 +13,8 @@ import jakarta.jms.Queue;
 import jakarta.jms.Topic;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -214,6 +216,26 @@ class BatchedReceiverTest {
     }
 
     @Test
+    void whenTheFirstFailureParksABatchAsksTheParkedMessagesInOneQuery() throws Exception {
+        sendCredits(10);
+        List<String> statements = Collections.synchronizedList(new ArrayList<>());
+
+        start(receiver()
+                .parkAfterDeliveries(1)
+                .maxWait(Duration.ofMillis(500))
+                .dataSource(new Watched(database, () -> false, statements)));
+
+        awaitEffects(10);
+        assertEachProcessedOnce(10);
+        assertEquals(
+                transactions.size(),
+                statements.stream()
+                        .filter(sql -> sql.contains("FROM EO_PARKED_MESSAGE"))
+                        .count(),
+                "one look-up per batch, batches: " + transactions.size());
+    }
+
+    @Test
     void anInvalidMessageIsParkedAtOnceAndTheOthersProcessed() throws Exception {
         sendCredits(3);
         jms.createProducer().send(queue, "no ID at all");
@@ -273,7 +295,7 @@ class BatchedReceiverTest {
     @Test
     void aDatabaseThatDoesNotAnswerHoldsTheBatchAndParksNothing() throws Exception {
         AtomicBoolean down = new AtomicBoolean(true);
-        start(receiver().dataSource(new Unreachable(database, down::get)));
+        start(receiver().dataSource(new Watched(database, down::get, new ArrayList<>())));
         sendCredits(5);
 
         Thread.sleep(1_500);
@@ -506,15 +528,29 @@ class BatchedReceiverTest {
     /** What a killed receiver leaves: nothing of its thread, and no commit. */
     private static final class Crash extends Error {}
 
-    /** A database that refuses connections, as one that is down does, while the switch says so. */
-    private record Unreachable(DataSource database, Supplier<Boolean> down) implements DataSource {
+    /**
+     * A database that refuses connections, as one that is down does, while the switch says so; and
+     * records the SQL of every statement prepared on its connections.
+     */
+    private record Watched(DataSource database, Supplier<Boolean> down, List<String> statements) implements DataSource {
 
         @Override
         public Connection getConnection() throws SQLException {
             if (down.get()) {
                 throw new SQLException("the database is down", "08001");
             }
-            return database.getConnection();
+            Connection connection = database.getConnection();
+            return (Connection) Proxy.newProxyInstance(
+                    Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("prepareStatement")) {
+                            statements.add((String) args[0]);
+                        }
+                        try {
+                            return method.invoke(connection, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
         }
 
         @Override
