@@ -284,7 +284,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
      * The messages to process: those with a usable ID, but for one that an earlier delivery parked (its
      * batch was handed back for another message, or a crash lost its acknowledgement), which is
      * acknowledged with the batch and never processed. The others are parked, each in a transaction of
-     * its own. Only the messages that may have been parked are looked up, all in one query: the
+     * its own. Only the messages that may have been parked are looked up, together (one query per 500): the
      * redeliveries, or every message when the first failure parks ({@link ParkingRule#mayHaveBeenParked}).
      */
     private List<IdRow> identified(List<Message> batch) throws Exception {
@@ -292,7 +292,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 batch.stream().filter(parkingRule::mayHaveBeenParked).toList());
         List<IdRow> identified = new ArrayList<>();
         for (Message message : batch) {
-            if (message.getJMSMessageID() != null && parkedBefore.contains(message.getJMSMessageID())) {
+            if (!parkedBefore.isEmpty() && parkedBefore.contains(message.getJMSMessageID())) {
                 LOG.fine(() -> settings.consumerName + " acknowledges a message parked on an earlier delivery");
                 continue;
             }

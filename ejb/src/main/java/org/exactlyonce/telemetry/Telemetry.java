@@ -60,7 +60,7 @@ public class Telemetry {
         export.ended(outcome);
     }
 
-    /** The export of a server whose applications have no OpenTelemetry API. */
+    /** The export of a server whose applications have no OpenTelemetry API, or whose SDK is off. */
     private static final class NoTraces implements TraceExport, DeliveryTrace {
         @Override
         public DeliveryTrace started(String consumer, Message message) {

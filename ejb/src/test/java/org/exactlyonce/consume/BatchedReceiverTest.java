@@ -11,12 +11,9 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -48,6 +45,7 @@ import org.apache.derby.jdbc.EmbeddedDataSource;
 import org.exactlyonce.consume.BatchedReceiver.Acknowledgement;
 import org.exactlyonce.protocol.ProtocolStep;
 import org.exactlyonce.protocol.ProtocolStep.Step;
+import org.exactlyonce.testing.EngineTables;
 import org.exactlyonce.testing.InJvmBroker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,14 +76,9 @@ class BatchedReceiverTest {
 
     @BeforeEach
     void createTablesAndQueue() throws Exception {
-        database = new EmbeddedDataSource();
-        database.setDatabaseName("memory:batched-" + System.nanoTime());
-        database.setCreateDatabase("create");
+        database = EngineTables.inNewDerby("batched");
         try (Connection connection = database.getConnection();
                 Statement ddl = connection.createStatement()) {
-            for (String statement : engineTables()) {
-                ddl.execute(statement);
-            }
             ddl.execute("CREATE TABLE EFFECT (MESSAGE_ID VARCHAR(100) NOT NULL, BODY VARCHAR(100) NOT NULL,"
                     + " DELIVERY INTEGER NOT NULL)");
         }
@@ -223,10 +216,11 @@ class BatchedReceiverTest {
         start(receiver()
                 .parkAfterDeliveries(1)
                 .maxWait(Duration.ofMillis(500))
-                .dataSource(new Watched(database, () -> false, statements)));
+                .dataSource(new DownOrRecording(database, () -> false, statements)));
 
         awaitEffects(10);
         assertEachProcessedOnce(10);
+        assertTrue(transactions.size() < 10, "messages shared a batch: " + transactions.size() + " batches");
         assertEquals(
                 transactions.size(),
                 statements.stream()
@@ -295,7 +289,7 @@ class BatchedReceiverTest {
     @Test
     void aDatabaseThatDoesNotAnswerHoldsTheBatchAndParksNothing() throws Exception {
         AtomicBoolean down = new AtomicBoolean(true);
-        start(receiver().dataSource(new Watched(database, down::get, new ArrayList<>())));
+        start(receiver().dataSource(new DownOrRecording(database, down::get, new ArrayList<>())));
         sendCredits(5);
 
         Thread.sleep(1_500);
@@ -506,20 +500,6 @@ class BatchedReceiverTest {
         }
     }
 
-    /** The engine's tables for Derby, as {@code src/ddl/derby.sql} creates them. */
-    private static List<String> engineTables() throws IOException {
-        StringBuilder sql = new StringBuilder();
-        for (String line : Files.readAllLines(Path.of("../src/ddl/derby.sql"))) {
-            if (!line.strip().startsWith("--")) {
-                sql.append(line).append('\n');
-            }
-        }
-        return List.of(sql.toString().split(";")).stream()
-                .map(String::strip)
-                .filter(statement -> !statement.isEmpty())
-                .toList();
-    }
-
     @FunctionalInterface
     private interface Check {
         boolean holds() throws Exception;
@@ -532,7 +512,8 @@ class BatchedReceiverTest {
      * A database that refuses connections, as one that is down does, while the switch says so; and
      * records the SQL of every statement prepared on its connections.
      */
-    private record Watched(DataSource database, Supplier<Boolean> down, List<String> statements) implements DataSource {
+    private record DownOrRecording(DataSource database, Supplier<Boolean> down, List<String> statements)
+            implements DataSource {
 
         @Override
         public Connection getConnection() throws SQLException {

@@ -1,0 +1,43 @@
+package org.exactlyonce.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.apache.derby.jdbc.EmbeddedDataSource;
+
+/** A fresh in-memory Derby database with the engine's tables, as {@code src/ddl/derby.sql} creates them. */
+public final class EngineTables {
+
+    private EngineTables() {}
+
+    /** A new database of its own, named after the test, with the engine's tables and nothing in them. */
+    public static EmbeddedDataSource inNewDerby(String name) throws IOException, SQLException {
+        EmbeddedDataSource database = new EmbeddedDataSource();
+        database.setDatabaseName("memory:" + name + "-" + System.nanoTime());
+        database.setCreateDatabase("create");
+        try (Connection connection = database.getConnection();
+                Statement ddl = connection.createStatement()) {
+            for (String statement : statements()) {
+                ddl.execute(statement);
+            }
+        }
+        return database;
+    }
+
+    private static List<String> statements() throws IOException {
+        StringBuilder sql = new StringBuilder();
+        for (String line : Files.readAllLines(Path.of("../src/ddl/derby.sql"))) {
+            if (!line.strip().startsWith("--")) {
+                sql.append(line).append('\n');
+            }
+        }
+        return List.of(sql.toString().split(";")).stream()
+                .map(String::strip)
+                .filter(statement -> !statement.isEmpty())
+                .toList();
+    }
+}
