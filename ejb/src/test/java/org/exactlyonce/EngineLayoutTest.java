@@ -35,18 +35,22 @@ class EngineLayoutTest {
     private static final Set<String> API = Set.of(
             "consume.AbstractExactlyOnceConsumer",
             "consume.BatchedReceiver",
+            "consume.BatchedReceiver.Acknowledgement",
+            "consume.BatchedReceiver.Builder",
             "consume.BatchedReceivers",
             "consume.BatchProcessor",
             "consume.InvalidMessageException",
             "park.ParkReason",
             "outbox.Outbox",
             "outbox.OutgoingMessage",
-            "protocol.ProtocolStep");
+            "protocol.ProtocolStep",
+            "protocol.ProtocolStep.Step");
 
     /** What the console, a module of its own, reads and operates. */
     private static final Set<String> FOR_THE_CONSOLE = Set.of(
             "broker.BrokerConnections",
             "consume.ConsumerDestination",
+            "consume.ConsumerDestination.Kind",
             "consume.LocalConsumers",
             "message.BodyType",
             "outage.DatabaseOutage",
@@ -54,12 +58,14 @@ class EngineLayoutTest {
             "outbox.UnsentMessage",
             "park.ParkedMessage",
             "park.ParkedMessages",
+            "park.ParkedMessages.Replay",
             "processed.IdTableCounts",
             "processed.ProcessedMessage",
+            "processed.ProcessedMessage.Key",
+            "processed.ProcessedMessage.State",
             "processed.ProcessedMessages",
             "purge.Purge",
             "purge.PurgeReport",
-            "purge.PurgeSettings",
             "telemetry.ConsumerMetrics",
             "telemetry.Outcome");
 
@@ -76,7 +82,9 @@ class EngineLayoutTest {
     private static final Set<String> BETWEEN_FEATURES = Set.of(
             "broker.ApplicationIds",
             "broker.BrokerCannotTell",
+            "broker.BrokerConnections.Visitor",
             "broker.BrokerView",
+            "broker.BrokerView.Candidate",
             "broker.MessageEndpoints",
             "broker.artemis.ArtemisView",
             "broker.liberty.LibertyEndpoints",
@@ -86,16 +94,22 @@ class EngineLayoutTest {
             "consume.MessageIds",
             "message.MessageBodies",
             "message.MessageCopies",
+            "message.MessageCopies.Copy",
+            "message.MessageCopies.Headers",
+            "message.MessageCopies.StoredMessage",
             "outage.DatabaseCalls",
             "outage.TransientDatabaseFailure",
             "platform.BrokerChoice",
             "park.ParkedRows",
             "processed.FirstDeliveries",
             "processed.IdRows",
+            "processed.IdRows.IdRow",
+            "processed.ProcessedMessages.Duplicate",
             "processed.SqlStates",
             "processed.StoredIds",
             "telemetry.DeliveryTrace",
             "telemetry.OutboxReadings",
+            "telemetry.OutboxReadings.Reading",
             "telemetry.Telemetry");
 
     private static final Pattern PACKAGE_EDGE =
@@ -122,19 +136,26 @@ class EngineLayoutTest {
     private static Set<String> publicTypes() throws IOException {
         try (Stream<Path> files = Files.walk(CLASSES)) {
             return files.map(file -> CLASSES.relativize(file).toString())
-                    .filter(name -> name.endsWith(".class") && !name.contains("$") && !name.contains("package-info"))
+                    .filter(name -> name.endsWith(".class") && !name.contains("package-info"))
                     .map(name -> name.substring(0, name.length() - ".class".length())
                             .replace(java.io.File.separatorChar, '.'))
-                    .filter(EngineLayoutTest::isPublic)
-                    .map(name -> name.substring("org.exactlyonce.".length()))
+                    .filter(EngineLayoutTest::isVisibleOutsideItsPackage)
+                    .map(name -> name.substring("org.exactlyonce.".length()).replace('$', '.'))
                     .collect(Collectors.toCollection(TreeSet::new));
         }
     }
 
-    private static boolean isPublic(String className) {
+    /** A public top-level type, or a public member type of one, is: a nested type counts as much as any other. */
+    private static boolean isVisibleOutsideItsPackage(String className) {
         try {
-            return Modifier.isPublic(Class.forName(className, false, EngineLayoutTest.class.getClassLoader())
-                    .getModifiers());
+            for (Class<?> type = Class.forName(className, false, EngineLayoutTest.class.getClassLoader());
+                    type != null;
+                    type = type.getEnclosingClass()) {
+                if (type.isAnonymousClass() || type.isLocalClass() || !Modifier.isPublic(type.getModifiers())) {
+                    return false;
+                }
+            }
+            return true;
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException(className, e);
         }

@@ -15,6 +15,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -117,6 +118,11 @@ public class Purge {
 
     public Optional<PurgeReport> lastRun() {
         return Optional.ofNullable(lastRun);
+    }
+
+    /** How often the timer runs the purge ({@code exactlyonce.purge.interval}). */
+    public Duration interval() {
+        return settings.interval();
     }
 
     private static PurgeRun.Source source(ConsumerDestination destination) {

@@ -10,7 +10,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** How the purge of processed IDs runs: MicroProfile Config keys under {@code exactlyonce.purge}. */
 @ApplicationScoped
-public class PurgeSettings {
+class PurgeSettings {
 
     /** Time between two purge runs. */
     @Inject

@@ -2,7 +2,6 @@ package org.exactlyonce.admin.health;
 
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -11,7 +10,6 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
 import org.exactlyonce.purge.Purge;
 import org.exactlyonce.purge.PurgeReport;
-import org.exactlyonce.purge.PurgeSettings;
 
 /**
  * Liveness: the purge timer keeps firing. A purge stuck for several intervals (a hung lock, an engine
@@ -31,12 +29,9 @@ public class PurgeLiveness implements HealthCheck {
     @EJB
     Purge purge;
 
-    @Inject
-    PurgeSettings settings;
-
     @Override
     public HealthCheckResponse call() {
-        Duration allowed = settings.interval().multipliedBy(MISSED_RUNS);
+        Duration allowed = purge.interval().multipliedBy(MISSED_RUNS);
         Instant lastActivity =
                 purge.lastRun().map(run -> run.startedAt().plus(run.took())).orElse(started);
         boolean alive = lastActivity.isAfter(Instant.now().minus(allowed));
@@ -45,7 +40,7 @@ public class PurgeLiveness implements HealthCheck {
                 .withData(
                         "lastRunEnded",
                         lastActivity.truncatedTo(ChronoUnit.SECONDS).toString())
-                .withData("interval", settings.interval().toString())
+                .withData("interval", purge.interval().toString())
                 .withData("lastRun", purge.lastRun().map(PurgeReport::summary).orElse("none yet"))
                 .build();
     }
