@@ -8,6 +8,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.QueueBrowser;
 import java.util.Enumeration;
+import java.util.List;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -51,12 +52,31 @@ public class BrokerConnections {
 
     /** @throws JMSException when no connection factory is bound under the configured name */
     public ConnectionFactory connectionFactory() throws JMSException {
+        Object bound;
         try {
-            return (ConnectionFactory) new InitialContext().lookup(connectionFactory);
+            bound = new InitialContext().lookup(connectionFactory);
         } catch (NamingException e) {
             JMSException failure = new JMSException("no connection factory at " + connectionFactory);
             failure.initCause(e);
             throw failure;
+        }
+        if (bound instanceof ConnectionFactory factory) {
+            return factory;
+        }
+        throw new JMSException(
+                connectionFactory + " is a " + bound.getClass().getName() + ", not a connection factory");
+    }
+
+    /**
+     * What is unusable in the setting; empty when a connection factory is bound under the name. Looked
+     * up, not connected: a broker that is down at the start is an outage, which readiness reports.
+     */
+    public List<String> problems() {
+        try {
+            connectionFactory();
+            return List.of();
+        } catch (JMSException e) {
+            return List.of("exactlyonce.connection-factory names no connection factory: " + e.getMessage());
         }
     }
 }

@@ -5,8 +5,10 @@ import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.broker.ApplicationIds;
 import org.exactlyonce.park.ParkReason;
@@ -23,6 +25,10 @@ public class MessageIds implements ApplicationIds {
     /** The property value that selects the broker's {@code JMSMessageID} header instead of a property. */
     public static final String JMS_MESSAGE_ID = "JMSMessageID";
 
+    /** The words a JMS selector reserves, which no identifier may be (in any case). */
+    private static final Set<String> RESERVED =
+            Set.of("NULL", "TRUE", "FALSE", "NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE");
+
     /** Name of the message property that carries the application's message ID. */
     @Inject
     @ConfigProperty(name = "exactlyonce.message-id.property", defaultValue = "messageId")
@@ -33,11 +39,29 @@ public class MessageIds implements ApplicationIds {
         return idProperty;
     }
 
-    /** What is unusable in the setting; empty when it can be used. */
+    /**
+     * What is unusable in the setting; empty when it can be used. A property's name follows the JMS
+     * selector's rules for an identifier; a name of the {@code JMS} prefix other than {@code JMSX} and
+     * {@code JMS_} properties is a header's, which no property of a message carries.
+     */
     List<String> problems() {
-        return idProperty == null || idProperty.isBlank()
-                ? List.of("exactlyonce.message-id.property must name a message property, is '" + idProperty + "'")
-                : List.of();
+        if (idProperty == null || !isIdentifier(idProperty) || RESERVED.contains(idProperty.toUpperCase(Locale.ROOT))) {
+            return List.of("exactlyonce.message-id.property must name a message property (a JMS identifier), is '"
+                    + idProperty + "'");
+        }
+        boolean header =
+                idProperty.startsWith("JMS") && !idProperty.startsWith("JMSX") && !idProperty.startsWith("JMS_");
+        if (header && !JMS_MESSAGE_ID.equals(idProperty)) {
+            return List.of("exactlyonce.message-id.property names the header '" + idProperty + "': of the headers only "
+                    + JMS_MESSAGE_ID + " can be the ID, by that name");
+        }
+        return List.of();
+    }
+
+    private static boolean isIdentifier(String name) {
+        return !name.isEmpty()
+                && Character.isJavaIdentifierStart(name.codePointAt(0))
+                && name.codePoints().allMatch(Character::isJavaIdentifierPart);
     }
 
     /**

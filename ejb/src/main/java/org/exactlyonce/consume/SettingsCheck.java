@@ -7,6 +7,7 @@ import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.outage.DatabaseOutage;
 import org.exactlyonce.platform.BrokerChoice;
 
@@ -31,12 +32,16 @@ public class SettingsCheck {
     @Inject
     BrokerChoice broker;
 
+    @Inject
+    BrokerConnections connections;
+
     @PostConstruct
     void check() {
         List<String> problems = new ArrayList<>(deliveries.problems());
         problems.addAll(messageIds.problems());
         problems.addAll(outage.problems());
         problems.addAll(broker.problems());
+        problems.addAll(connections.problems());
         if (!problems.isEmpty()) {
             throw new IllegalStateException("exactly-once consumers cannot start: " + String.join("; ", problems));
         }

@@ -68,8 +68,8 @@ public class DatabaseOutage {
 
     /** What is unusable in the outage's settings; empty when they can be used. */
     public List<String> problems() {
-        return probeInterval.isNegative() || probeInterval.isZero()
-                ? List.of("exactlyonce.outage.probe-interval must be positive, is " + probeInterval)
+        return probeInterval.toMillis() < 1 // a timer counts whole milliseconds
+                ? List.of("exactlyonce.outage.probe-interval must be at least 1 ms, is " + probeInterval)
                 : List.of();
     }
 

@@ -141,8 +141,8 @@ public class OutboxRelay {
 
     List<String> problems() {
         List<String> problems = new ArrayList<>();
-        if (relayInterval.isNegative() || relayInterval.isZero()) {
-            problems.add("exactlyonce.outbox.relay-interval must be positive, is " + relayInterval);
+        if (relayInterval.toMillis() < 1) { // a timer counts whole milliseconds
+            problems.add("exactlyonce.outbox.relay-interval must be at least 1 ms, is " + relayInterval);
         }
         if (batchSize < 1) {
             problems.add("exactlyonce.outbox.batch-size must be at least 1, is " + batchSize);

@@ -74,8 +74,8 @@ class PurgeSettings {
     /** What is unsafe or unusable in these settings; empty when they can be used. */
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
-        if (interval.isNegative() || interval.isZero()) {
-            problems.add("exactlyonce.purge.interval must be positive, is " + interval);
+        if (interval.toMillis() < 1) { // a timer counts whole milliseconds
+            problems.add("exactlyonce.purge.interval must be at least 1 ms, is " + interval);
         }
         if (dedupWindow.isNegative()) {
             problems.add("exactlyonce.purge.dedup-window must not be negative, is " + dedupWindow);

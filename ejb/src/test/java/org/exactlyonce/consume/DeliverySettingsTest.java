@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.jms.Message;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.exactlyonce.park.ParkReason;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,36 @@ class DeliverySettingsTest {
         ids.idProperty = " ";
 
         assertTrue(ids.problems().get(0).contains("exactlyonce.message-id.property"));
+    }
+
+    /**
+     * A name a JMS selector could not use is no property a producer can set, and a header's name reads
+     * a property of that name, which no message carries: every message would be parked as missing its ID.
+     */
+    @Test
+    void anIdPropertyThatNoMessageCanCarryIsRefused() {
+        for (String name :
+                List.of("message-id", "1st", "order id", "NULL", "true", "Between", "JMSCorrelationID", "JMSType")) {
+            MessageIds ids = new MessageIds();
+            ids.idProperty = name;
+
+            List<String> problems = ids.problems();
+
+            assertEquals(1, problems.size(), name + ": " + problems);
+            assertTrue(problems.get(0).startsWith("exactlyonce.message-id.property"), problems.get(0));
+            assertTrue(problems.get(0).contains("'" + name + "'"), problems.get(0));
+        }
+    }
+
+    @Test
+    void propertyNamesAndTheBrokersMessageIdAreUsable() {
+        for (String name :
+                List.of("messageId", "order_id", "$id", "idÄ2", "JMSMessageID", "JMSXGroupID", "JMS_vendor_id")) {
+            MessageIds ids = new MessageIds();
+            ids.idProperty = name;
+
+            assertEquals(List.of(), ids.problems(), name);
+        }
     }
 
     @Test

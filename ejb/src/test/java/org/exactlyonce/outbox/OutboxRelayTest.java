@@ -30,6 +30,15 @@ class OutboxRelayTest {
         assertTrue(problems.get(3).contains("exactlyonce.outbox.lease"), problems.get(3));
     }
 
+    /** A timer counts whole milliseconds: half of one would relay back to back. */
+    @Test
+    void aRelayIntervalUnderAMillisecondIsRefused() {
+        List<String> problems = relay(Duration.ofNanos(500_000), 100, Duration.ofSeconds(30), Optional.empty())
+                .problems();
+
+        assertEquals(List.of("exactlyonce.outbox.relay-interval must be at least 1 ms, is PT0.0005S"), problems);
+    }
+
     private static OutboxRelay relay(Duration interval, int batchSize, Duration lease, Optional<String> name) {
         OutboxRelay relay = new OutboxRelay();
         relay.relayInterval = interval;

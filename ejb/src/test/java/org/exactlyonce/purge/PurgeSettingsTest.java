@@ -38,7 +38,15 @@ class PurgeSettingsTest {
     void aZeroIntervalIsRefused() {
         List<String> problems = settings("PT0S", "PT1H", "PT30S", 200).problems();
 
-        assertTrue(problems.get(0).contains("interval must be positive"), problems.toString());
+        assertTrue(problems.get(0).contains("interval must be at least 1 ms"), problems.toString());
+    }
+
+    /** A timer counts whole milliseconds: half of one would run the purge back to back. */
+    @Test
+    void anIntervalUnderAMillisecondIsRefused() {
+        List<String> problems = settings("PT0.0005S", "PT1H", "PT30S", 200).problems();
+
+        assertTrue(problems.get(0).contains("interval must be at least 1 ms, is PT0.0005S"), problems.toString());
     }
 
     @Test
