@@ -38,6 +38,7 @@ class BatchedReceiverIT {
         System.out.println(result.name() + ": crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
         assertEquals(crashes, result.crashes().size());
+        assertEquals(List.of(), result.unreached(), "armed points no delivery or purge reached: " + result.details());
     }
 
     @Test

@@ -62,7 +62,9 @@ class ConsoleIT {
     void aViewerReadsButChangesNothing() {
         for (String[] read : READS) {
             int status = ledger.call(read[0], read[1], "viewer", false).statusCode();
-            assertTrue(status == 200 || status == 404, String.join(" ", read) + " answered " + status);
+            // an ID no consumer processed, and a parked row this test did not make, may be unknown
+            boolean mayBeUnknown = read[1].contains("messageId=some-id") || read[1].endsWith("/parked/1");
+            assertTrue(status == 200 || mayBeUnknown && status == 404, String.join(" ", read) + " answered " + status);
         }
         for (String[] change : CHANGES) {
             assertEquals(403, ledger.call(change[0], change[1], "viewer", true).statusCode(), String.join(" ", change));

@@ -26,6 +26,7 @@ class CrashSuiteIT {
         System.out.println(result.name() + ": crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
         assertEquals(suite.crashes(), result.crashes().size());
+        assertEquals(List.of(), result.unreached(), "armed points no delivery or purge reached: " + result.details());
     }
 
     /** Proof that the suite can fail: the consumer without a processed-ID table duplicates. */

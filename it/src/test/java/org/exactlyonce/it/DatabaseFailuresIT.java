@@ -52,7 +52,11 @@ class DatabaseFailuresIT {
         Set<Integer> readiness = ConcurrentHashMap.newKeySet();
         Thread watcher = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                readiness.add(ledger.readiness().statusCode());
+                try {
+                    readiness.add(ledger.readiness().statusCode());
+                } catch (RuntimeException unanswered) {
+                    readiness.add(-1); // no answer is not up either
+                }
                 try {
                     Thread.sleep(200);
                 } catch (InterruptedException e) {

@@ -38,6 +38,12 @@ final class LibertyServer implements TestServer {
         return wlp.resolve("usr/servers/.pid/" + name + ".pid");
     }
 
+    /** Relative to the server's directory, where Liberty starts it. */
+    @Override
+    public Path faultInjectionDirectory() {
+        return wlp.resolve("usr/servers/" + name + "/fault-injection");
+    }
+
     @Override
     public void restart() throws IOException, InterruptedException {
         server("start");

@@ -67,9 +67,10 @@ class OutboxIT {
      */
     @Test
     void crashAfterTheRelaySentBeforeItForgotSendsTheReceiptAgainUnderTheSameIdAtOnce() throws Exception {
+        server.forgetEarlierHalts();
         ledger.armCrash("OUTBOX_SENT");
         ledger.sendCreditWithReceipt(credit(Json.createObjectBuilder()));
-        server.awaitCrash();
+        server.awaitHaltAt("OUTBOX_SENT");
         server.restart();
 
         awaitNoReceiptWaits(RESENT_AFTER_RESTART);

@@ -117,16 +117,21 @@ class ParkingIT {
     void aMessageParkedBeforeACrashIsNotProcessedOnItsRedelivery() throws Exception {
         String id = newId();
         long failUntil = System.currentTimeMillis() + 5_000; // its deliveries fail, and it is parked, before
+        server.forgetEarlierHalts();
         ledger.sendCredit(credit(
                 id,
                 Json.createObjectBuilder().add("failUntilEpochMilli", failUntil).add("crashAt", "AFTER_PARK")));
 
-        server.awaitCrash();
+        server.awaitHaltAt("AFTER_PARK");
         Await.pause(Duration.ofMillis(Math.max(0, failUntil - System.currentTimeMillis()))); // then it would not
         server.restart();
 
         JsonObject parked = awaitParked(byId(id));
         assertEquals("KEEPS_FAILING", parked.getString("reason"));
+        Await.until( // the park was committed before the halt: only a count shows the redelivery came
+                "the redelivery is acknowledged as parked, or booked",
+                Duration.ofMinutes(1),
+                () -> ledger.deliveries("parked") >= 1 || ledger.balance(account) != 0);
         Await.settle();
         assertEquals(0, ledger.balance(account), "kept, not also booked");
         assertEquals(1, ledger.parked().stream().filter(byId(id)).count());

@@ -30,6 +30,7 @@ class PurgeIT {
     @Test
     void idOfAMessageStillInFlightIsNeverPurged() throws Exception {
         String id = newId();
+        server.forgetEarlierHalts();
         ledger.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofSeconds(10)));
 
         Await.until(
@@ -41,7 +42,7 @@ class PurgeIT {
 
         assertEquals("UNCONFIRMED", ledger.processed(id).orElseThrow().getString("state"), "after " + purge);
         assertTrue(purge.getInt("keptPending") >= 1, "the purge saw the message in flight: " + purge);
-        server.awaitCrash();
+        server.awaitHaltAt("AFTER_COMMIT");
         server.restart();
         Await.until("the redelivery is dropped", Duration.ofMinutes(2), () -> ledger.duplicates() >= 1);
         assertEquals(30, ledger.balance(account));

@@ -45,6 +45,7 @@ class SharedQueueIT {
     @Test
     @Order(1)
     void threeServersShareTheQueueAndBookEveryCreditOnce() throws Exception {
+        assertEquals(2, others.size(), "it.shared.liberty-servers names the two Liberty servers beside the phase's");
         for (String other : others) {
             join(other);
         }
@@ -61,6 +62,7 @@ class SharedQueueIT {
     void everyCreditHasOneEffectAfterCrashesOfEveryServerAndTheBroker() throws Exception {
         List<TestServer> crashing = new ArrayList<>(List.of(TestServer.of(phaseServer)));
         crashing.addAll(started);
+        assertEquals(3, crashing.size(), "the servers the first test started, and the phase's");
         CrashSuite suite = new CrashSuite(crashing);
         CrashSuite.Result result = suite.runAtEveryPoint();
 
@@ -68,6 +70,7 @@ class SharedQueueIT {
         System.out.println("shared-queue: crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
         assertEquals(suite.crashes(), result.crashes().size());
+        assertEquals(List.of(), result.unreached(), "armed points no delivery or purge reached: " + result.details());
     }
 
     @AfterAll

@@ -92,6 +92,7 @@ class TopicIT {
     void anIdInFlightOnASubscriptionIsKeptAndEachSubscriberBooksItOnce() throws Exception {
         String id = newId();
         JsonObject crashing = LedgerClient.creditThatCrashesAfterCommit(id, account, 7, Duration.ofSeconds(10));
+        server.forgetEarlierHalts();
         ledger.publishCredit(crashing);
         Await.until("a subscriber commits it", DELIVERIES, () -> committedBy(id).isPresent());
         String committed = committedBy(id).orElseThrow();
@@ -102,6 +103,7 @@ class TopicIT {
                 "UNCONFIRMED", ledger.processed(committed, id).orElseThrow().getString("state"), "" + purge);
         assertTrue(purge.getInt("keptPending") >= 1, "the purge saw the message in flight: " + purge);
         server.awaitCrash(DELIVERIES); // the subscriber that committed halts after its pause
+        server.assertHaltedAt("AFTER_COMMIT");
         server.restart();
         int restarts = 1; // the others halt too, once each, if they commit only now
         while (!settled(id)) {
@@ -111,7 +113,7 @@ class TopicIT {
                     () -> !ledger.answers() || settled(id));
             if (!ledger.answers()) {
                 assertTrue(++restarts <= DURABLE.size(), "each subscriber halts the server once at most");
-                server.awaitCrash();
+                server.awaitHaltAt("AFTER_COMMIT");
                 server.restart();
             }
         }

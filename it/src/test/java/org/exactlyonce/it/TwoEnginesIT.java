@@ -30,12 +30,13 @@ class TwoEnginesIT {
     @Test
     void anIdStillOnOneEngineOutlivesTheOtherServersPurgesAndItsRedeliveryIsDropped() throws Exception {
         String id = newId();
+        server.forgetEarlierHalts();
         crashing.sendCredit(LedgerClient.creditThatCrashesAfterCommit(id, account, 30, Duration.ofMillis(500)));
         Await.until(
                 "the credit is committed",
                 Duration.ofSeconds(30),
                 () -> purging.processed(id).isPresent());
-        server.awaitCrash();
+        server.awaitHaltAt("AFTER_COMMIT");
 
         Await.pause(DEDUP_WINDOW_AND_PURGES); // the message waits on the crashed server's engine
         JsonObject purge = purging.purgeNow();

@@ -45,6 +45,12 @@ final class WildFlyServer implements TestServer {
         return Path.of(arguments.get(1), "wildfly.pid");
     }
 
+    /** As {@code wildfly.sh} sets it. */
+    @Override
+    public Path faultInjectionDirectory() {
+        return Path.of(arguments.get(1), "fault-injection");
+    }
+
     @Override
     public void restart() throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();

@@ -137,8 +137,16 @@ public class FaultInjection {
         }
     }
 
-    private static void halt(Step step, String what) {
+    /**
+     * Halts the JVM, after writing the step to the marker directory's {@code halted} file: the test that
+     * armed it reads there that the server went down at that step, not for another reason. A halt leaves
+     * no log line it could rely on (the log's writer may not have flushed).
+     */
+    private void halt(Step step, String what) throws IOException {
         LOG.severe(() -> "fault injection: halting the server at " + step + " of " + what);
+        Path halted = Path.of(markerDir).resolve("halted");
+        Files.createDirectories(halted.getParent());
+        Files.writeString(halted, step.name());
         Runtime.getRuntime().halt(KILLED);
     }
 
