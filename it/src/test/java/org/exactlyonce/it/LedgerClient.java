@@ -344,7 +344,12 @@ final class LedgerClient {
 
     /** How often the consumer has seen the outcome since the server started. */
     long deliveries(String outcome) {
-        JsonObject consumer = consumer();
+        return deliveries(CONSUMER, outcome);
+    }
+
+    /** How often the named consumer has seen the outcome since the server started. */
+    long deliveries(String consumerName, String outcome) {
+        JsonObject consumer = consumer(consumerName);
         return consumer == null
                 ? 0
                 : consumer.getJsonObject("deliveries").getJsonNumber(outcome).longValue();

@@ -37,6 +37,9 @@ class OutboxIT {
      */
     private static final Duration RESENT_AFTER_RESTART = Duration.ofSeconds(30);
 
+    /** The sample's consumer of the receipts, which a relay's second send of one reaches. */
+    private static final String RECEIPTS = "exactly-once-sample/ledger/ReceiptConsumer";
+
     private final LedgerClient ledger = new LedgerClient();
     private final TestServer server = TestServer.of(ledger);
     private final String account = "acct-" + UUID.randomUUID();
@@ -74,6 +77,12 @@ class OutboxIT {
         server.restart();
 
         awaitNoReceiptWaits(RESENT_AFTER_RESTART);
+        Await.until( // the copy sent before the halt, or the one sent again, whichever came second
+                "the receipts' consumer drops a copy of the receipt",
+                RESENT_AFTER_RESTART,
+                () -> ledger.deliveries(RECEIPTS, "duplicate_already_committed")
+                                + ledger.deliveries(RECEIPTS, "duplicate_lost_race")
+                        >= 1);
         awaitReceipts(40);
         assertBookedOnce();
     }
