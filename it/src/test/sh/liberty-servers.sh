@@ -20,7 +20,8 @@ for definition in "$definitions"/*.properties; do
     if [[ $name != "$template" ]]; then
         rm -rf "${servers:?}/$name"
         cp -a "$servers/$template" "$servers/$name"
-        rm -rf "$servers/$name/logs" "$servers/$name/workarea" # the template's own, from an earlier run
+        # the template's own state from an earlier run (the build forgets its databases and messages)
+        rm -rf "$servers/$name/logs" "$servers/$name/workarea" "$servers/$name/tranlog"
     fi
     cat "$shared" "$definition" > "$servers/$name/bootstrap.properties"
 done
