@@ -12,18 +12,20 @@ shift 3
 servers=$liberty/usr/servers
 application=exactly-once-sample # the harness's EAR, under the sample's name (server.xml)
 
+own="# the server's own (liberty-servers.sh)"
 shared=$(mktemp)
 trap 'rm -f "$shared"' EXIT
-cp "$servers/$template/bootstrap.properties" "$shared"
+# the plugin's properties, without what an earlier run of this script added to the template's
+sed "/^$own/,\$d" "$servers/$template/bootstrap.properties" > "$shared"
 for definition in "$definitions"/*.properties; do
     name=$(basename "$definition" .properties)
     if [[ $name != "$template" ]]; then
         rm -rf "${servers:?}/$name"
         cp -a "$servers/$template" "$servers/$name"
-        # the template's own state from an earlier run (the build forgets its databases and messages)
-        rm -rf "$servers/$name/logs" "$servers/$name/workarea" "$servers/$name/tranlog"
+        # none of the template's state from an earlier run
+        (cd "$servers/$name" && rm -rf logs workarea tranlog databases messaging/messageStore fault-injection)
     fi
-    cat "$shared" "$definition" > "$servers/$name/bootstrap.properties"
+    { cat "$shared"; echo "$own"; cat "$definition"; } > "$servers/$name/bootstrap.properties"
 done
 
 for name in "$@"; do
@@ -34,7 +36,7 @@ for name in "$@"; do
         if grep -q "CWWKZ0001I.* $application " "$log" 2>/dev/null; then
             continue 2
         fi
-        if grep -q "CWWKZ0002E.* $application " "$log" 2>/dev/null; then
+        if grep -qE "CWWKZ0002E.* $application[ .]" "$log" 2>/dev/null; then
             break
         fi
         sleep 0.5

@@ -49,11 +49,12 @@ public class MessageIds implements ApplicationIds {
             return List.of("exactlyonce.message-id.property must name a message property (a JMS identifier), is '"
                     + idProperty + "'");
         }
-        boolean header =
+        boolean reservedForHeaders =
                 idProperty.startsWith("JMS") && !idProperty.startsWith("JMSX") && !idProperty.startsWith("JMS_");
-        if (header && !JMS_MESSAGE_ID.equals(idProperty)) {
-            return List.of("exactlyonce.message-id.property names the header '" + idProperty + "': of the headers only "
-                    + JMS_MESSAGE_ID + " can be the ID, by that name");
+        if (reservedForHeaders && !JMS_MESSAGE_ID.equals(idProperty)) {
+            return List.of("exactlyonce.message-id.property is '" + idProperty + "': JMS reserves names"
+                    + " that start with JMS for its headers and its JMSX and JMS_ properties, and of the headers"
+                    + " only " + JMS_MESSAGE_ID + " can be the ID");
         }
         return List.of();
     }
