@@ -149,9 +149,18 @@ final class CrashSuite {
                 // or a fast server would have processed them all before
                 Duration processing = DELIVERY_POINTS.contains(point) ? SLOW.multipliedBy(servers.size()) : FAST;
                 sent.addAll(send(ledger, orderOf(account, share, route, processing)));
-                crashed.add(crash(point, server, () -> sent.addAll(moreToPurge(server, account, route))));
+                String where = crash(point, server, () -> sent.addAll(moreToPurge(server, account, route)));
+                crashed.add(where);
                 if (!point.equals(BROKER)) {
                     server.restart();
+                }
+                if (where.startsWith(NOT_REACHED_PREFIX) && point.startsWith("PURGE") && servers.size() > 1) {
+                    // the servers' purges race for the same IDs, and one may lose every race (the WildFly
+                    // on Artemis, slower to confirm, never deleted first in two CI runs): the point is
+                    // armed on the next server, so that the run still crashes some server there
+                    TestServer next = servers.get((servers.indexOf(server) + 1) % servers.size());
+                    crashed.add(crash(point, next, () -> sent.addAll(moreToPurge(next, account, route))));
+                    next.restart();
                 }
             }
         } catch (Exception | AssertionError failed) {
@@ -293,23 +302,16 @@ final class CrashSuite {
         return awaitArmedCrash(point, server, moreToPurge);
     }
 
-    /**
-     * Waits for the armed server to halt at the point; kills it when nothing reaches the point in time.
-     * Where servers share the queue their purges race for the same IDs, and the first purge after a
-     * batch became due takes it whole: the armed one wins about one race in three. So a few credits go
-     * in every few seconds, each a race of its own, for twice as long (a CI run measured one purge point
-     * of six lost every race of ten credits every 10 s for 75 s).
-     */
+    /** Waits for the armed server to halt at the point; kills it when nothing reaches the point in time. */
     private String awaitArmedCrash(String point, TestServer server, Runnable moreToPurge) throws Exception {
         String where = servers.size() == 1 ? "" : "@" + server.name();
         boolean racing = point.startsWith("PURGE") && servers.size() > 1;
         // longer than the test servers' dedup window (a minute at most) and a purge period: an ID acknowledged
         // at the point before is deleted within it, so a short run reaches PURGE_DELETING too
-        long deadline =
-                System.nanoTime() + Duration.ofSeconds(racing ? 150 : 75).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(75).toNanos();
         while (true) {
             try {
-                server.awaitCrash(Duration.ofSeconds(racing ? 3 : 10));
+                server.awaitCrash(Duration.ofSeconds(10));
             } catch (AssertionError notYet) {
                 if (System.nanoTime() > deadline) {
                     server.kill(); // disarms it
@@ -403,12 +405,16 @@ final class CrashSuite {
         }
 
         /**
-         * The crashes armed at a point that no delivery or purge reached in time, so that the suite
+         * The points armed that no delivery or purge reached in time on any server, so that the suite
          * killed the server instead: a run that lists any did not test the points it names.
          */
         List<String> unreached() {
             return crashes.stream()
                     .filter(crash -> crash.startsWith(NOT_REACHED_PREFIX))
+                    .map(crash -> crash.substring(NOT_REACHED_PREFIX.length(), crash.indexOf(' ')))
+                    .filter(point ->
+                            crashes.stream().noneMatch(crash -> crash.equals(point) || crash.startsWith(point + "@")))
+                    .distinct()
                     .toList();
         }
     }

@@ -69,7 +69,8 @@ class SharedQueueIT {
         System.out.println("shared-queue: servers=" + crashing.size() + " " + result.summary());
         System.out.println("shared-queue: crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
-        assertEquals(suite.crashes(), result.crashes().size());
+        // one crash more for each purge point that a server's purge never reached and the next server's did
+        assertTrue(result.crashes().size() >= suite.crashes(), result.details());
         assertEquals(List.of(), result.unreached(), "armed points no delivery or purge reached: " + result.details());
     }
 
