@@ -156,8 +156,8 @@ final class CrashSuite {
                 }
                 if (where.startsWith(NOT_REACHED_PREFIX) && point.startsWith("PURGE") && servers.size() > 1) {
                     // the servers' purges race for the same IDs, and one may lose every race (the WildFly
-                    // on Artemis, slower to confirm, never deleted first in two CI runs): the point is
-                    // armed on the next server, so that the run still crashes some server there
+                    // on Artemis lost every deletion race in two CI runs of three): the point is armed on
+                    // the next server, so that the run still crashes some server there
                     TestServer next = servers.get((servers.indexOf(server) + 1) % servers.size());
                     crashed.add(crash(point, next, () -> sent.addAll(moreToPurge(next, account, route))));
                     next.restart();
