@@ -154,7 +154,7 @@ final class CrashSuite {
                 if (!point.equals(BROKER)) {
                     server.restart();
                 }
-                if (where.startsWith(NOT_REACHED_PREFIX) && point.startsWith("PURGE") && servers.size() > 1) {
+                if (where.startsWith(NOT_REACHED_PREFIX) && racesOtherPurges(point)) {
                     // the servers' purges race for the same IDs, and one may lose every race (the WildFly
                     // on Artemis lost every deletion race in two CI runs of three): the point is armed on
                     // the next server, so that the run still crashes some server there
@@ -302,10 +302,15 @@ final class CrashSuite {
         return awaitArmedCrash(point, server, moreToPurge);
     }
 
+    /** Whether the point is a purge's, where the other servers' purges race for the same IDs. */
+    private boolean racesOtherPurges(String point) {
+        return point.startsWith("PURGE") && servers.size() > 1;
+    }
+
     /** Waits for the armed server to halt at the point; kills it when nothing reaches the point in time. */
     private String awaitArmedCrash(String point, TestServer server, Runnable moreToPurge) throws Exception {
         String where = servers.size() == 1 ? "" : "@" + server.name();
-        boolean racing = point.startsWith("PURGE") && servers.size() > 1;
+        boolean racing = racesOtherPurges(point);
         // longer than the test servers' dedup window (a minute at most) and a purge period: an ID acknowledged
         // at the point before is deleted within it, so a short run reaches PURGE_DELETING too
         long deadline = System.nanoTime() + Duration.ofSeconds(75).toNanos();

@@ -422,7 +422,13 @@ final class LedgerClient {
     }
 
     long duplicates() {
-        return deliveries("duplicate_already_committed") + deliveries("duplicate_lost_race");
+        return duplicates(CONSUMER);
+    }
+
+    /** The named consumer's duplicates since the server started, whichever way it found them. */
+    long duplicates(String consumerName) {
+        return deliveries(consumerName, "duplicate_already_committed")
+                + deliveries(consumerName, "duplicate_lost_race");
     }
 
     /** Deliveries this server's consumer settled: booked, or dropped as a duplicate. */

@@ -30,7 +30,7 @@ interface TestServer {
 
     /** Forgets the step of an earlier halt, before a crash is armed. */
     default void forgetEarlierHalts() throws IOException {
-        Files.deleteIfExists(faultInjectionDirectory().resolve("halted"));
+        Files.deleteIfExists(haltedFile());
     }
 
     /**
@@ -38,7 +38,7 @@ interface TestServer {
      * it halted at none (it went down for another reason, or it is still up).
      */
     default Optional<String> haltedAt() throws IOException {
-        Path halted = faultInjectionDirectory().resolve("halted");
+        Path halted = haltedFile();
         return Files.exists(halted) ? Optional.of(Files.readString(halted).trim()) : Optional.empty();
     }
 
@@ -81,5 +81,9 @@ interface TestServer {
             throw new AssertionError("kill -9 " + pid + " failed");
         }
         awaitCrash();
+    }
+
+    private Path haltedFile() {
+        return faultInjectionDirectory().resolve("halted");
     }
 }
