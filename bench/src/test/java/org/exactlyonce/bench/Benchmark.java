@@ -206,7 +206,8 @@ public final class Benchmark {
         speeds.put("batched", recordDrain(warmUp, "batched_c" + consumers, drainBatched(consumers)));
         speeds.put("alo", recordDrain(warmUp, "alo_c" + consumers, drain(BenchServer.AT_LEAST_ONCE, consumers)));
         speeds.put("xa", recordDrain(warmUp, "xa_c" + consumers, drain(BenchServer.XA, consumers)));
-        speeds.put("db", recordDrain(warmUp, "db_c" + consumers, jdbc(consumers)));
+        speeds.put("db", recordDrain(warmUp, "db_c" + consumers, jdbc(consumers, true)));
+        speeds.put("db_domain", recordDrain(warmUp, "db_domain_c" + consumers, jdbc(consumers, false)));
         return speeds;
     }
 
@@ -252,11 +253,13 @@ public final class Benchmark {
     }
 
     /**
-     * The database's own limit: the consumer's SQL (ID insert, ledger insert, commit) straight by JDBC.
-     * The clients keep their connections open until the CPU is read: a database process that ended
-     * before the reading would take its CPU time with it.
+     * The database's own limit: the consumer's SQL (ID insert, ledger insert, commit) straight by JDBC;
+     * without the ID insert, the at-least-once consumer's SQL, so that the two give what the ID's
+     * statement costs the database alone, with no server beside it. The clients keep their connections
+     * open until the CPU is read: a database process that ended before the reading would take its CPU
+     * time with it.
      */
-    private Drain jdbc(int clients) throws Exception {
+    private Drain jdbc(int clients, boolean withId) throws Exception {
         database.emptyProcessedIds();
         String account = "bench-" + UUID.randomUUID();
         AtomicInteger next = new AtomicInteger();
@@ -268,7 +271,7 @@ public final class Benchmark {
             List<Future<Void>> workers = new ArrayList<>();
             for (int client = 0; client < clients; client++) {
                 workers.add(pool.submit(() -> {
-                    bookStraight(account, next, booked, measured);
+                    bookStraight(account, withId, next, booked, measured);
                     return null;
                 }));
             }
@@ -279,7 +282,9 @@ public final class Benchmark {
                 worker.get();
             }
             double perSecond = database.bookings(account).perSecond();
-            log("JDBC at %d: %.0f transactions/s; CPU ms per transaction: %s", clients, perSecond, formatted(cpuMs));
+            log(
+                    "JDBC%s at %d: %.0f transactions/s; CPU ms per transaction: %s",
+                    withId ? "" : " without the ID", clients, perSecond, formatted(cpuMs));
             return new Drain(perSecond, cpuMs);
         } finally {
             measured.countDown();
@@ -287,7 +292,8 @@ public final class Benchmark {
         }
     }
 
-    private void bookStraight(String account, AtomicInteger next, CountDownLatch booked, CountDownLatch measured)
+    private void bookStraight(
+            String account, boolean withId, AtomicInteger next, CountDownLatch booked, CountDownLatch measured)
             throws SQLException, InterruptedException {
         try (Connection connection = database.connect();
                 PreparedStatement id = connection.prepareStatement(
@@ -300,12 +306,14 @@ public final class Benchmark {
                 for (int n = next.getAndIncrement(); n < MESSAGES; n = next.getAndIncrement()) {
                     String messageId = account + "-" + n;
                     LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
-                    id.setString(1, "bench-jdbc");
-                    id.setString(2, messageId);
-                    id.setObject(3, now);
-                    id.setString(4, "ID:" + messageId);
-                    id.setString(5, "0".repeat(64));
-                    id.executeUpdate();
+                    if (withId) {
+                        id.setString(1, "bench-jdbc");
+                        id.setString(2, messageId);
+                        id.setObject(3, now);
+                        id.setString(4, "ID:" + messageId);
+                        id.setString(5, "0".repeat(64));
+                        id.executeUpdate();
+                    }
                     credit.setString(1, messageId);
                     credit.setString(2, account);
                     credit.setLong(3, 1);
@@ -644,6 +652,7 @@ public final class Benchmark {
                     row("at-least-once (domain row only)", "alo"),
                     row("XA (container-managed, two-phase commit)", "xa"),
                     row("JDBC straight, no broker (the database's limit)", "db"),
+                    row("JDBC straight, domain row only", "db_domain"),
                     ""));
         }
         int most = CONCURRENCY.get(CONCURRENCY.size() - 1);
@@ -694,6 +703,7 @@ public final class Benchmark {
         line("eo_vs_alo_c8", "eo_c8", "alo_c8");
         line("eo_vs_xa_c8", "eo_c8", "xa_c8");
         line("eo_vs_db_c8", "eo_c8", "db_c8");
+        line("db_id_vs_none_c8", "db_c8", "db_domain_c8");
         line("batched_vs_single_c8", "batched_c8", "eo_c8");
         line("batched_vs_db_c8", "batched_c8", "db_c8");
         line("eo_vs_alo_c1", "eo_c1", "alo_c1");
@@ -774,7 +784,7 @@ public final class Benchmark {
     private List<String> cpuTable(int consumers) {
         List<String> lines = new ArrayList<>(List.of(
                 "| CPU ms per message at " + consumers + " | server | database | benchmark |", "|---|---:|---:|---:|"));
-        for (String name : List.of("eo", "batched", "alo", "xa", "db")) {
+        for (String name : List.of("eo", "batched", "alo", "xa", "db", "db_domain")) {
             String key = name + "_c" + consumers + "_cpu_";
             lines.add("| %s | %.2f | %.2f | %.2f |"
                     .formatted(name, median(key + "server"), median(key + "database"), median(key + "benchmark")));
