@@ -296,14 +296,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         String deliveredBy = broker.brokerOf(message).orElse(null); // outside the transaction: it may ask the broker
         try {
             transaction.begin(); // 2. begin the database transaction
-            if (parkedByAnEarlierDelivery(message)) {
+            if (!firstDeliveries.record(consumer, messageId, message, deliveredBy)) { // 3. insert the ID, unless parked
                 transaction.rollback();
-                LOG.fine(() -> consumer + " acknowledges message " + messageId + ", parked on an earlier delivery");
-                return Outcome.PARKED;
-            }
-            if (!firstDeliveries.record(consumer, messageId, message, deliveredBy)) { // 3. insert the ID
-                transaction.rollback();
-                return dropDuplicate(messageId, message, began); // acknowledged, without effect
+                return parkedBefore(messageId, message) ? Outcome.PARKED : dropDuplicate(messageId, message, began);
             }
             steps.fire(new ProtocolStep(Step.BEFORE_PROCESS, consumer, messageId, message));
             process(message); // 4. the application's writes, in the same transaction
@@ -317,9 +312,16 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
         return Outcome.PROCESSED;
     }
 
-    /** Whether the message is parked already: one that has been kept must not also be processed. */
-    private boolean parkedByAnEarlierDelivery(Message message) throws JMSException {
-        return settings.parking().mayHaveBeenParked(message) && parkedMessages.wasParkedBefore(consumer, message);
+    /**
+     * Whether an earlier delivery parked this broker message (a crash lost the park's acknowledgement):
+     * acknowledged, never processed as well.
+     */
+    private boolean parkedBefore(String messageId, Message message) throws JMSException {
+        if (!parkedMessages.wasParkedBefore(consumer, message)) {
+            return false;
+        }
+        LOG.fine(() -> consumer + " acknowledges message " + messageId + ", parked on an earlier delivery");
+        return true;
     }
 
     /**

@@ -109,6 +109,9 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
     private volatile boolean running;
 
+    /** The ID's insert as the data source's database spells it, from the first message processed alone on. */
+    private volatile IdRows idRows;
+
     private BatchedReceiver(Builder settings) {
         this.settings = settings;
         this.parkingRule = new ParkingRule(settings.parkAfterDeliveries);
@@ -284,12 +287,12 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
      * The messages to process: those with a usable ID, but for one that an earlier delivery parked (its
      * batch was handed back for another message, or a crash lost its acknowledgement), which is
      * acknowledged with the batch and never processed. The others are parked, each in a transaction of
-     * its own. Only the messages that may have been parked are looked up, together (one query per 500): the
-     * redeliveries, or every message when the first failure parks ({@link ParkingRule#mayHaveBeenParked}).
+     * its own. The whole batch is looked up, in one query per 500 messages: the delivery count cannot
+     * say which messages may have been parked (after its restart Artemis counts a paged message's
+     * redelivery as a first delivery).
      */
     private List<IdRow> identified(List<Message> batch) throws Exception {
-        Set<String> parkedBefore = parkedBefore(
-                batch.stream().filter(parkingRule::mayHaveBeenParked).toList());
+        Set<String> parkedBefore = parkedBefore(batch);
         List<IdRow> identified = new ArrayList<>();
         for (Message message : batch) {
             if (!parkedBefore.isEmpty() && parkedBefore.contains(message.getJMSMessageID())) {
@@ -348,7 +351,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     private boolean deliverAlone(IdRow row, Instant began) throws Exception {
         try {
             whileTheDatabaseAllows(() -> inTransaction(database -> {
-                if (!IdRows.insert(database, settings.consumerName, row, clock.instant())) {
+                if (!idRowsOf(database).insert(database, settings.consumerName, row, clock.instant())) {
                     throw new AlreadyProcessed();
                 }
                 process(row, database);
@@ -358,8 +361,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             step(Step.AFTER_COMMIT, row);
             count(Outcome.PROCESSED);
             return true;
-        } catch (AlreadyProcessed e) {
-            return dropDuplicate(row, began);
+        } catch (AlreadyProcessed e) { // the ID is in the table, or the message was parked since its batch asked
+            return wasParkedBefore(row.message()) || dropDuplicate(row, began);
         } catch (Exception e) {
             if (stopping() && SqlStates.isTransient(e)) {
                 return false; // stopping while the database is down: never a reason to park
@@ -443,6 +446,15 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
     private boolean wasParkedBefore(Message message) throws Exception {
         return !parkedBefore(List.of(message)).isEmpty();
+    }
+
+    private IdRows idRowsOf(Connection database) throws SQLException {
+        IdRows rows = idRows;
+        if (rows == null) {
+            rows = IdRows.of(database);
+            idRows = rows;
+        }
+        return rows;
     }
 
     /** The JMS message IDs of those among the messages that are parked already; none asked, no query. */
@@ -633,7 +645,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         };
     }
 
-    /** A first-delivery insert found the ID: thrown to roll the transaction back. */
+    /** A first-delivery insert found the ID, or the message parked: thrown to roll the transaction back. */
     private static final class AlreadyProcessed extends Exception {
         AlreadyProcessed() {
             super(null, null, false, false);

@@ -41,26 +41,6 @@ record ParkingRule(int parkAfterDeliveries) {
         }
     }
 
-    /**
-     * Whether an earlier delivery of this broker message may have parked it: a crash between a park's
-     * commit and the acknowledgement brings a parked message back.
-     *
-     * <p>When a park needs a failed delivery before it, only a redelivery can be one, and a first
-     * delivery need not ask the parked messages. A broker that does not store its delivery count at each
-     * delivery (Artemis' default) stores it when a delivery rolls back, so after its own restart it
-     * still counts that one. Artemis stores no count for a paged message, though: such a message,
-     * parked and brought back by a broker restart, comes as a first delivery and is processed as well.
-     *
-     * <p>When the first failure parks, nothing was rolled back before the park, so every delivery asks.
-     *
-     * <p>An invalid message, parked on any delivery, needs no look: {@link InvalidMessageException}
-     * says it can never be processed as it is, so its redelivery fails the same way, and its park finds
-     * the row its first park kept.
-     */
-    boolean mayHaveBeenParked(Message message) {
-        return parkAfterDeliveries == 1 || deliveryCount(message) > 1;
-    }
-
     /** Why a message is parked: the reason an operator filters by, and the detail. */
     record Parking(ParkReason reason, String detail) {}
 }

@@ -28,17 +28,22 @@ public class FirstDeliveries {
 
     private final Clock clock = Clock.systemUTC();
 
+    /** The insert as the default data source's database spells it, from the first delivery on. */
+    private volatile IdRows idRows;
+
     /**
      * Inserts the ID in the caller's transaction, so that the primary key decides before any domain
-     * write happens. Plain JDBC on the default data source: inside a transaction the server hands out
-     * the connection the persistence context uses, so the ID commits with the application's writes, and
-     * a duplicate's failed insert is not logged by the persistence provider. No look-up first: a first
-     * delivery, the common case, costs this one statement.
+     * write happens, unless this broker message is parked. Plain JDBC on the default data source:
+     * inside a transaction the server hands out the connection the persistence context uses, so the ID
+     * commits with the application's writes, and a duplicate's failed insert is not logged by the
+     * persistence provider. No look-up first: a first delivery, the common case, costs this one
+     * statement, which also asks the parked messages.
      *
      * @param broker the broker that delivered the message, whose view alone can confirm it gone;
      *     {@code null} when unknown, and then the ID is never confirmed
-     * @return whether this is the first delivery of the ID; when not, the transaction can only be
-     *     rolled back, and {@link ProcessedMessages#earlierDelivery} tells how the ID got there
+     * @return whether this is the first delivery of the ID, to be processed; when not, the transaction
+     *     can only be rolled back: the message is parked ({@code ParkedMessages.wasParkedBefore}), or
+     *     {@link ProcessedMessages#earlierDelivery} tells how the ID got there
      * @throws IllegalStateException outside a transaction, where the ID would commit on its own
      */
     public boolean record(String consumer, String messageId, Message message, String broker)
@@ -47,7 +52,17 @@ public class FirstDeliveries {
             throw new IllegalStateException("a message ID is recorded only in the transaction of its processing");
         }
         try (Connection connection = database.getConnection()) {
-            return IdRows.insert(connection, consumer, new IdRows.IdRow(messageId, message, broker), clock.instant());
+            return idRowsOf(connection)
+                    .insert(connection, consumer, new IdRows.IdRow(messageId, message, broker), clock.instant());
         }
+    }
+
+    private IdRows idRowsOf(Connection connection) throws SQLException {
+        IdRows rows = idRows;
+        if (rows == null) {
+            rows = IdRows.of(connection);
+            idRows = rows;
+        }
+        return rows;
     }
 }

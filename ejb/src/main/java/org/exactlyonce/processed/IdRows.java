@@ -17,31 +17,69 @@ import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 /**
  * The processed-ID table's rows in plain JDBC, on the caller's connection and in its transaction: the
  * insert every delivery makes, one or a batch at a time, and the look at an ID the insert found there.
+ * An instance holds the single insert as the database in use spells it.
  */
 public final class IdRows {
 
-    private static final String INSERT = "INSERT INTO EO_PROCESSED_MESSAGE"
-            + " (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256, BROKER) VALUES (?, ?, ?, ?, ?, ?)";
+    private static final String COLUMNS =
+            "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256, BROKER)";
+
+    private static final String INSERT = COLUMNS + " VALUES (?, ?, ?, ?, ?, ?)";
+
+    private static final String UNLESS_PARKED =
+            " WHERE NOT EXISTS (SELECT 1 FROM EO_PARKED_MESSAGE WHERE CONSUMER = ? AND JMS_MESSAGE_ID = ?)";
 
     private static final String EARLIER =
             "SELECT PAYLOAD_SHA256, PROCESSED_AT FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ? AND MESSAGE_ID = ?";
 
-    private IdRows() {}
+    private final String insertUnlessParked;
+
+    private IdRows(String insertUnlessParked) {
+        this.insertUnlessParked = insertUnlessParked;
+    }
+
+    /** The rows of the database the connection belongs to; ask once, the answer holds for the database's life. */
+    public static IdRows of(Connection connection) throws SQLException {
+        return new IdRows(insertUnlessParked(connection.getMetaData().getDatabaseProductName()));
+    }
+
+    /**
+     * The ID's insert unless this broker message is parked: one statement, so that a first delivery
+     * still costs one round trip, and a parked message whose acknowledgement a crash lost is never
+     * processed as well, whatever the broker counts its delivery (Artemis counts a paged message's
+     * redelivery after its own restart as a first delivery). Selecting parameters needs no table on
+     * PostgreSQL, a one-row table with typed parameters on Derby, and DUAL on MariaDB (and MySQL).
+     */
+    static String insertUnlessParked(String databaseProduct) {
+        if (databaseProduct.equals("PostgreSQL")) {
+            return COLUMNS + " SELECT ?, ?, ?, ?, ?, ?" + UNLESS_PARKED;
+        }
+        if (databaseProduct.equals("Apache Derby")) {
+            return COLUMNS + " SELECT CAST(? AS VARCHAR(" + ProcessedMessage.MAX_CONSUMER_LENGTH + ")),"
+                    + " CAST(? AS VARCHAR(" + StoredIds.MAX_STORED_LENGTH + ")), CAST(? AS TIMESTAMP),"
+                    + " CAST(? AS VARCHAR(100)), CAST(? AS VARCHAR(64)),"
+                    + " CAST(? AS VARCHAR(" + ProcessedMessage.MAX_BROKER_LENGTH + ")) FROM SYSIBM.SYSDUMMY1"
+                    + UNLESS_PARKED;
+        }
+        return COLUMNS + " SELECT ?, ?, ?, ?, ?, ? FROM DUAL" + UNLESS_PARKED;
+    }
 
     /** A delivery's ID to record: the message's ID, the message, and the broker that delivered it, when known. */
     public record IdRow(String messageId, Message message, String broker) {}
 
     /**
-     * Inserts one ID.
+     * Inserts one ID, unless this broker message is parked.
      *
-     * @return false when the ID is in the table already; then the transaction can only be rolled back
+     * @return whether it recorded the ID; false when the message is parked, or when the ID is in the
+     *     table already, and then the transaction can only be rolled back
      */
-    public static boolean insert(Connection connection, String consumer, IdRow row, Instant at)
+    public boolean insert(Connection connection, String consumer, IdRow row, Instant at)
             throws SQLException, JMSException {
-        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-            bind(insert, consumer, row, at);
-            insert.executeUpdate();
-            return true;
+        try (PreparedStatement insert = connection.prepareStatement(insertUnlessParked)) {
+            String jmsMessageId = bind(insert, consumer, row, at);
+            insert.setString(7, consumer);
+            insert.setString(8, jmsMessageId);
+            return insert.executeUpdate() == 1;
         } catch (SQLException e) {
             if (SqlStates.isUniqueViolation(e)) {
                 return false;
@@ -51,7 +89,8 @@ public final class IdRows {
     }
 
     /**
-     * Inserts the IDs in one round trip.
+     * Inserts the IDs in one round trip, without asking the parked messages: a batch asks for all of
+     * them before ({@code ParkedRows.parkedAmong}).
      *
      * @throws SQLException as well when one of them is in the table already ({@link
      *     SqlStates#isUniqueViolation}); then the transaction can only be rolled back
@@ -101,14 +140,17 @@ public final class IdRows {
         return earlierAt.isBefore(deliveryBegan) ? Duplicate.ALREADY_COMMITTED : Duplicate.LOST_RACE;
     }
 
-    private static void bind(PreparedStatement insert, String consumer, IdRow row, Instant at)
+    /** @return the message's JMS message ID, as bound */
+    private static String bind(PreparedStatement insert, String consumer, IdRow row, Instant at)
             throws SQLException, JMSException {
+        String jmsMessageId = jmsMessageIdOf(row.message());
         insert.setString(1, consumer);
         insert.setString(2, StoredIds.stored(row.messageId()));
         insert.setTimestamp(3, Timestamp.valueOf(LocalDateTime.ofInstant(at, ZoneOffset.UTC)));
-        insert.setString(4, jmsMessageIdOf(row.message()));
+        insert.setString(4, jmsMessageId);
         insert.setString(5, PayloadFingerprints.of(row.message()));
         insert.setString(6, row.broker());
+        return jmsMessageId;
     }
 
     private static String jmsMessageIdOf(Message message) {

@@ -1,11 +1,8 @@
 package org.exactlyonce.consume;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.jms.Message;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -98,37 +95,6 @@ class DeliverySettingsTest {
 
         assertEquals(ParkReason.KEEPS_FAILING, parking.reason());
         assertEquals("processing failed on delivery 3 of 3: java.lang.IllegalStateException: boom", parking.detail());
-    }
-
-    @Test
-    void aFirstDeliveryAsksNothingWhenParkingNeedsAFailureFirst() {
-        ParkingRule parking = settings(3, Duration.ZERO).parking();
-
-        assertFalse(parking.mayHaveBeenParked(delivery(1)), "a first delivery asks nothing");
-        assertTrue(parking.mayHaveBeenParked(delivery(2)));
-    }
-
-    /**
-     * Parked on its first delivery, a message whose broker then restarts without having stored its
-     * delivery count comes back as a first delivery: with a park after one delivery, every delivery asks.
-     */
-    @Test
-    void everyDeliveryAsksWhenTheFirstFailureParks() {
-        ParkingRule parking = settings(1, Duration.ZERO).parking();
-
-        assertTrue(parking.mayHaveBeenParked(delivery(1)));
-        assertTrue(parking.mayHaveBeenParked(delivery(2)));
-    }
-
-    /** A delivery the broker numbers {@code count}; nothing else of it is used. */
-    private static Message delivery(int count) {
-        return (Message) Proxy.newProxyInstance(
-                Message.class.getClassLoader(), new Class<?>[] {Message.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("getIntProperty") && "JMSXDeliveryCount".equals(args[0])) {
-                        return count;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
     }
 
     private static DeliverySettings settings(int parkAfterDeliveries, Duration holdDelivery) {

@@ -131,6 +131,24 @@ class ProcessedIdStoreInContainerIT {
         assertEquals(distinct.size(), ids().count(consumer).unconfirmed());
     }
 
+    /**
+     * A parked message whose acknowledgement a crash lost comes back, counted as a first delivery when
+     * the broker restarted without its count (Artemis, for a paged message): the insert, one statement
+     * on each database, refuses it; the producer's re-send of its ID, another broker message, is recorded.
+     */
+    @Test
+    void aParkedMessageThatComesBackIsNotRecordedAndTheReSendOfItsIdIs() throws Exception {
+        Message parked = message("credit 100", "ID:parked-" + UUID.randomUUID());
+        try (Connection connection = database().getConnection()) {
+            ParkedRows.park(
+                    connection, consumer, "order-6", parked, 3, ParkReason.KEEPS_FAILING, "failed", Instant.now());
+        }
+
+        assertFalse(recordAndCommit("order-6", parked));
+        assertTrue(ids().find(consumer, "order-6").isEmpty());
+        assertTrue(recordAndCommit("order-6", message("credit 100", "ID:re-sent-" + UUID.randomUUID())));
+    }
+
     @Test
     void aRecordOutsideATransactionIsRefused() {
         assertThrows(IllegalStateException.class, () -> deliveries().record(consumer, "order-5", message("x"), "b"));
@@ -229,10 +247,18 @@ class ProcessedIdStoreInContainerIT {
     }
 
     private boolean recordAndCommit(String id, String body, String broker) throws Exception {
+        return recordAndCommit(id, message(body), broker);
+    }
+
+    private boolean recordAndCommit(String id, Message message) throws Exception {
+        return recordAndCommit(id, message, "broker-a");
+    }
+
+    private boolean recordAndCommit(String id, Message message, String broker) throws Exception {
         UserTransaction transaction = transaction();
         transaction.begin();
         try {
-            boolean first = deliveries().record(consumer, id, message(body), broker);
+            boolean first = deliveries().record(consumer, id, message, broker);
             if (first) {
                 transaction.commit();
             } else {
@@ -261,6 +287,13 @@ class ProcessedIdStoreInContainerIT {
 
     private static ProcessedMessages ids() {
         return CDI.current().select(ProcessedMessages.class).get();
+    }
+
+    /** A message as a broker would deliver it, with the JMS message ID it gave it. */
+    private static Message message(String body, String jmsMessageId) throws JMSException {
+        Message message = message(body);
+        message.setJMSMessageID(jmsMessageId);
+        return message;
     }
 
     /** A text message as the server's JMS provider makes it, never sent: its body is fingerprinted. */
