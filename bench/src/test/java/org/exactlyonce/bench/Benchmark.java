@@ -296,9 +296,10 @@ public final class Benchmark {
             String account, boolean withId, AtomicInteger next, CountDownLatch booked, CountDownLatch measured)
             throws SQLException, InterruptedException {
         try (Connection connection = database.connect();
-                PreparedStatement id = connection.prepareStatement(
+                PreparedStatement id = connection.prepareStatement( // the engine's: unless the message is parked
                         "INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT, JMS_MESSAGE_ID, PAYLOAD_SHA256)"
-                                + " VALUES (?, ?, ?, ?, ?)");
+                                + " SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS"
+                                + " (SELECT 1 FROM EO_PARKED_MESSAGE WHERE CONSUMER = ? AND JMS_MESSAGE_ID = ?)");
                 PreparedStatement credit = connection.prepareStatement(
                         "INSERT INTO LEDGER_CREDIT (MESSAGE_ID, ACCOUNT, AMOUNT, BOOKED_AT) VALUES (?, ?, ?, ?)")) {
             try {
@@ -312,6 +313,8 @@ public final class Benchmark {
                         id.setObject(3, now);
                         id.setString(4, "ID:" + messageId);
                         id.setString(5, "0".repeat(64));
+                        id.setString(6, "bench-jdbc");
+                        id.setString(7, "ID:" + messageId);
                         id.executeUpdate();
                     }
                     credit.setString(1, messageId);
