@@ -49,6 +49,9 @@ public final class IdRows {
      * processed as well, whatever the broker counts its delivery (Artemis counts a paged message's
      * redelivery after its own restart as a first delivery). Selecting parameters needs no table on
      * PostgreSQL, a one-row table with typed parameters on Derby, and DUAL on MariaDB (and MySQL).
+     * Under read committed, as the shipped data sources run, the look at the parked messages locks
+     * nothing; under MariaDB's default repeatable read it takes a shared gap lock, so a park may wait
+     * for the deliveries in flight.
      */
     static String insertUnlessParked(String databaseProduct) {
         if (databaseProduct.equals("PostgreSQL")) {
