@@ -297,6 +297,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         for (Message message : batch) {
             if (!parkedBefore.isEmpty() && parkedBefore.contains(message.getJMSMessageID())) {
                 LOG.fine(() -> settings.consumerName + " acknowledges a message parked on an earlier delivery");
+                count(Outcome.PARKED); // as the message-driven bean counts it
                 continue;
             }
             try {
@@ -361,8 +362,12 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             step(Step.AFTER_COMMIT, row);
             count(Outcome.PROCESSED);
             return true;
-        } catch (AlreadyProcessed e) { // the ID is in the table, or the message was parked since its batch asked
-            return wasParkedBefore(row.message()) || dropDuplicate(row, began);
+        } catch (AlreadyProcessed e) {
+            if (wasParkedBefore(row.message())) { // since its batch asked, by another server
+                count(Outcome.PARKED);
+                return true;
+            }
+            return dropDuplicate(row, began);
         } catch (Exception e) {
             if (stopping() && SqlStates.isTransient(e)) {
                 return false; // stopping while the database is down: never a reason to park

@@ -79,7 +79,8 @@ public class ParkedMessages {
     }
 
     /**
-     * Whether this broker message is parked already, asked after {@link #park} met a unique key: only
+     * Whether this broker message is parked already: asked after a delivery's ID insert recorded
+     * nothing (it leaves a parked message out), and after {@link #park} met a unique key, where only
      * the table's key on consumer and broker message ID means that; any other key (an identity
      * column behind its rows, say) kept nothing.
      */

@@ -11,8 +11,9 @@ import java.time.Clock;
 import javax.sql.DataSource;
 
 /**
- * Records a delivery's message ID, the one statement every delivery makes: the database's primary key
- * decides, in the caller's transaction, whether this is the ID's first delivery. A plain CDI bean, not
+ * Records a delivery's message ID, the one statement every delivery makes: in the caller's transaction,
+ * the database's primary key decides whether this is the ID's first delivery, and the same statement
+ * leaves out a broker message parked before (see {@link IdRows}). A plain CDI bean, not
  * an enterprise bean: it runs once per message, and an enterprise bean's container call cost the
  * benchmark's consumer a tenth of its own CPU time per message.
  */

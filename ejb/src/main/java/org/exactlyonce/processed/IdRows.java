@@ -29,9 +29,15 @@ public final class IdRows {
     private static final String UNLESS_PARKED =
             " WHERE NOT EXISTS (SELECT 1 FROM EO_PARKED_MESSAGE WHERE CONSUMER = ? AND JMS_MESSAGE_ID = ?)";
 
+    private static final String PARKED = "SELECT 1 FROM EO_PARKED_MESSAGE WHERE CONSUMER = ? AND JMS_MESSAGE_ID = ?";
+
+    /** Wide enough never to cut a value: the column's own length refuses one too long, as a plain insert does. */
+    private static final String DERBY_TEXT = "CAST(? AS VARCHAR(32672))";
+
     private static final String EARLIER =
             "SELECT PAYLOAD_SHA256, PROCESSED_AT FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ? AND MESSAGE_ID = ?";
 
+    /** The single insert as this database spells it; {@code null} where a look-up and then the insert are made. */
     private final String insertUnlessParked;
 
     private IdRows(String insertUnlessParked) {
@@ -40,31 +46,33 @@ public final class IdRows {
 
     /** The rows of the database the connection belongs to; ask once, the answer holds for the database's life. */
     public static IdRows of(Connection connection) throws SQLException {
-        return new IdRows(insertUnlessParked(connection.getMetaData().getDatabaseProductName()));
+        return forDatabase(connection.getMetaData().getDatabaseProductName());
     }
 
     /**
-     * The ID's insert unless this broker message is parked: one statement, so that a first delivery
-     * still costs one round trip, and a parked message whose acknowledgement a crash lost is never
-     * processed as well, whatever the broker counts its delivery (Artemis counts a paged message's
-     * redelivery after its own restart as a first delivery). Selecting parameters needs no table on
-     * PostgreSQL, a one-row table with typed parameters on Derby, and DUAL on MariaDB (and MySQL).
-     * Under read committed, as the shipped data sources run, the look at the parked messages locks
-     * nothing; under MariaDB's default repeatable read it takes a shared gap lock, so a park may wait
-     * for the deliveries in flight.
+     * The ID's insert unless this broker message is parked, as one statement where the database's
+     * spelling is known, so that a first delivery still costs one round trip: selecting parameters needs
+     * no table on PostgreSQL, DUAL on MariaDB and MySQL, and a one-row table with typed parameters on
+     * Derby. Elsewhere the parked messages are looked at first, a second statement. Either way a parked
+     * message whose acknowledgement a crash lost is not recorded, whatever the broker counts its
+     * delivery (Artemis counts a paged message's redelivery after its own restart as a first delivery).
+     * Under read committed, as the shipped data sources run, the look waits for no delivery (Derby
+     * holds its share locks for the statement only); under MariaDB's default repeatable read it takes a
+     * shared gap lock, so a park may wait for the deliveries in flight.
+     *
+     * @param databaseProduct the JDBC driver's name for the database
      */
-    static String insertUnlessParked(String databaseProduct) {
-        if (databaseProduct.equals("PostgreSQL")) {
-            return COLUMNS + " SELECT ?, ?, ?, ?, ?, ?" + UNLESS_PARKED;
-        }
-        if (databaseProduct.equals("Apache Derby")) {
-            return COLUMNS + " SELECT CAST(? AS VARCHAR(" + ProcessedMessage.MAX_CONSUMER_LENGTH + ")),"
-                    + " CAST(? AS VARCHAR(" + StoredIds.MAX_STORED_LENGTH + ")), CAST(? AS TIMESTAMP),"
-                    + " CAST(? AS VARCHAR(100)), CAST(? AS VARCHAR(64)),"
-                    + " CAST(? AS VARCHAR(" + ProcessedMessage.MAX_BROKER_LENGTH + ")) FROM SYSIBM.SYSDUMMY1"
-                    + UNLESS_PARKED;
-        }
-        return COLUMNS + " SELECT ?, ?, ?, ?, ?, ? FROM DUAL" + UNLESS_PARKED;
+    static IdRows forDatabase(String databaseProduct) {
+        return new IdRows(
+                switch (databaseProduct) {
+                    case "PostgreSQL" -> COLUMNS + " SELECT ?, ?, ?, ?, ?, ?" + UNLESS_PARKED;
+                    case "MariaDB", "MySQL" -> COLUMNS + " SELECT ?, ?, ?, ?, ?, ? FROM DUAL" + UNLESS_PARKED;
+                    case "Apache Derby" ->
+                        COLUMNS + " SELECT " + DERBY_TEXT + ", " + DERBY_TEXT
+                                + ", CAST(? AS TIMESTAMP), " + DERBY_TEXT + ", " + DERBY_TEXT + ", " + DERBY_TEXT
+                                + " FROM SYSIBM.SYSDUMMY1" + UNLESS_PARKED;
+                    default -> null;
+                });
     }
 
     /** A delivery's ID to record: the message's ID, the message, and the broker that delivered it, when known. */
@@ -78,16 +86,48 @@ public final class IdRows {
      */
     public boolean insert(Connection connection, String consumer, IdRow row, Instant at)
             throws SQLException, JMSException {
-        try (PreparedStatement insert = connection.prepareStatement(insertUnlessParked)) {
-            String jmsMessageId = bind(insert, consumer, row, at);
-            insert.setString(7, consumer);
-            insert.setString(8, jmsMessageId);
-            return insert.executeUpdate() == 1;
+        try {
+            return insertUnlessParked == null
+                    ? lookThenInsert(connection, consumer, row, at)
+                    : insertInOneStatement(connection, consumer, row, at);
         } catch (SQLException e) {
             if (SqlStates.isUniqueViolation(e)) {
                 return false;
             }
             throw e;
+        }
+    }
+
+    private boolean insertInOneStatement(Connection connection, String consumer, IdRow row, Instant at)
+            throws SQLException, JMSException {
+        try (PreparedStatement insert = connection.prepareStatement(insertUnlessParked)) {
+            String jmsMessageId = bind(insert, consumer, row, at);
+            insert.setString(7, consumer);
+            insert.setString(8, jmsMessageId);
+            return insert.executeUpdate() == 1;
+        }
+    }
+
+    private static boolean lookThenInsert(Connection connection, String consumer, IdRow row, Instant at)
+            throws SQLException, JMSException {
+        String jmsMessageId = jmsMessageIdOf(row.message());
+        if (jmsMessageId != null && isParked(connection, consumer, jmsMessageId)) {
+            return false;
+        }
+        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            bind(insert, consumer, row, at);
+            insert.executeUpdate();
+            return true;
+        }
+    }
+
+    private static boolean isParked(Connection connection, String consumer, String jmsMessageId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(PARKED)) {
+            select.setString(1, consumer);
+            select.setString(2, jmsMessageId);
+            try (ResultSet parked = select.executeQuery()) {
+                return parked.next();
+            }
         }
     }
 
