@@ -109,8 +109,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
     private volatile boolean running;
 
-    /** The ID's insert as the data source's database spells it, from the first message processed alone on. */
-    private volatile IdRows idRows;
+    private final IdRows idRows = new IdRows();
 
     private BatchedReceiver(Builder settings) {
         this.settings = settings;
@@ -352,7 +351,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     private boolean deliverAlone(IdRow row, Instant began) throws Exception {
         try {
             whileTheDatabaseAllows(() -> inTransaction(database -> {
-                if (!idRowsOf(database).insert(database, settings.consumerName, row, clock.instant())) {
+                if (!idRows.insert(database, settings.consumerName, row, clock.instant())) {
                     throw new AlreadyProcessed();
                 }
                 process(row, database);
@@ -451,15 +450,6 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
     private boolean wasParkedBefore(Message message) throws Exception {
         return !parkedBefore(List.of(message)).isEmpty();
-    }
-
-    private IdRows idRowsOf(Connection database) throws SQLException {
-        IdRows rows = idRows;
-        if (rows == null) {
-            rows = IdRows.of(database);
-            idRows = rows;
-        }
-        return rows;
     }
 
     /** The JMS message IDs of those among the messages that are parked already; none asked, no query. */

@@ -29,8 +29,7 @@ public class FirstDeliveries {
 
     private final Clock clock = Clock.systemUTC();
 
-    /** The insert as the default data source's database spells it, from the first delivery on. */
-    private volatile IdRows idRows;
+    private final IdRows idRows = new IdRows();
 
     /**
      * Inserts the ID in the caller's transaction, so that the primary key decides before any domain
@@ -53,17 +52,7 @@ public class FirstDeliveries {
             throw new IllegalStateException("a message ID is recorded only in the transaction of its processing");
         }
         try (Connection connection = database.getConnection()) {
-            return idRowsOf(connection)
-                    .insert(connection, consumer, new IdRows.IdRow(messageId, message, broker), clock.instant());
+            return idRows.insert(connection, consumer, new IdRows.IdRow(messageId, message, broker), clock.instant());
         }
-    }
-
-    private IdRows idRowsOf(Connection connection) throws SQLException {
-        IdRows rows = idRows;
-        if (rows == null) {
-            rows = IdRows.of(connection);
-            idRows = rows;
-        }
-        return rows;
     }
 }

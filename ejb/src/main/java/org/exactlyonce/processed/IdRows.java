@@ -17,7 +17,7 @@ import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 /**
  * The processed-ID table's rows in plain JDBC, on the caller's connection and in its transaction: the
  * insert every delivery makes, one or a batch at a time, and the look at an ID the insert found there.
- * An instance holds the single insert as the database in use spells it.
+ * An instance holds the single insert as its data source's database spells it.
  */
 public final class IdRows {
 
@@ -37,16 +37,19 @@ public final class IdRows {
     private static final String EARLIER =
             "SELECT PAYLOAD_SHA256, PROCESSED_AT FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ? AND MESSAGE_ID = ?";
 
-    /** The single insert as this database spells it; {@code null} where a look-up and then the insert are made. */
-    private final String insertUnlessParked;
+    /** How the database of the connections given spells the insert, learned from the first; {@code null} before. */
+    private volatile Spelling spelling;
 
-    private IdRows(String insertUnlessParked) {
-        this.insertUnlessParked = insertUnlessParked;
+    /** The rows of one data source's database, whose spelling the first insert learns from its connection. */
+    public IdRows() {}
+
+    private IdRows(Spelling spelling) {
+        this.spelling = spelling;
     }
 
-    /** The rows of the database the connection belongs to; ask once, the answer holds for the database's life. */
-    public static IdRows of(Connection connection) throws SQLException {
-        return forDatabase(connection.getMetaData().getDatabaseProductName());
+    /** The rows of a database the driver names so. */
+    static IdRows forDatabase(String databaseProduct) {
+        return new IdRows(Spelling.of(databaseProduct));
     }
 
     /**
@@ -59,20 +62,31 @@ public final class IdRows {
      * Under read committed, as the shipped data sources run, the look waits for no delivery (Derby
      * holds its share locks for the statement only); under MariaDB's default repeatable read it takes a
      * shared gap lock, so a park may wait for the deliveries in flight.
-     *
-     * @param databaseProduct the JDBC driver's name for the database
      */
-    static IdRows forDatabase(String databaseProduct) {
-        return new IdRows(
-                switch (databaseProduct) {
-                    case "PostgreSQL" -> COLUMNS + " SELECT ?, ?, ?, ?, ?, ?" + UNLESS_PARKED;
-                    case "MariaDB", "MySQL" -> COLUMNS + " SELECT ?, ?, ?, ?, ?, ? FROM DUAL" + UNLESS_PARKED;
-                    case "Apache Derby" ->
-                        COLUMNS + " SELECT " + DERBY_TEXT + ", " + DERBY_TEXT
-                                + ", CAST(? AS TIMESTAMP), " + DERBY_TEXT + ", " + DERBY_TEXT + ", " + DERBY_TEXT
-                                + " FROM SYSIBM.SYSDUMMY1" + UNLESS_PARKED;
-                    default -> null;
-                });
+    private record Spelling(String insertUnlessParked) {
+
+        /** @param databaseProduct the JDBC driver's name for the database */
+        static Spelling of(String databaseProduct) {
+            return new Spelling(
+                    switch (databaseProduct) {
+                        case "PostgreSQL" -> COLUMNS + " SELECT ?, ?, ?, ?, ?, ?" + UNLESS_PARKED;
+                        case "MariaDB", "MySQL" -> COLUMNS + " SELECT ?, ?, ?, ?, ?, ? FROM DUAL" + UNLESS_PARKED;
+                        case "Apache Derby" ->
+                            COLUMNS + " SELECT " + DERBY_TEXT + ", " + DERBY_TEXT
+                                    + ", CAST(? AS TIMESTAMP), " + DERBY_TEXT + ", " + DERBY_TEXT + ", " + DERBY_TEXT
+                                    + " FROM SYSIBM.SYSDUMMY1" + UNLESS_PARKED;
+                        default -> null; // a look at the parked messages, then a plain insert
+                    });
+        }
+    }
+
+    private Spelling spellingOf(Connection connection) throws SQLException {
+        Spelling known = spelling;
+        if (known == null) {
+            known = Spelling.of(connection.getMetaData().getDatabaseProductName());
+            spelling = known;
+        }
+        return known;
     }
 
     /** A delivery's ID to record: the message's ID, the message, and the broker that delivered it, when known. */
@@ -87,9 +101,10 @@ public final class IdRows {
     public boolean insert(Connection connection, String consumer, IdRow row, Instant at)
             throws SQLException, JMSException {
         try {
-            return insertUnlessParked == null
+            String oneStatement = spellingOf(connection).insertUnlessParked();
+            return oneStatement == null
                     ? lookThenInsert(connection, consumer, row, at)
-                    : insertInOneStatement(connection, consumer, row, at);
+                    : insertInOneStatement(connection, oneStatement, consumer, row, at);
         } catch (SQLException e) {
             if (SqlStates.isUniqueViolation(e)) {
                 return false;
@@ -98,7 +113,8 @@ public final class IdRows {
         }
     }
 
-    private boolean insertInOneStatement(Connection connection, String consumer, IdRow row, Instant at)
+    private static boolean insertInOneStatement(
+            Connection connection, String insertUnlessParked, String consumer, IdRow row, Instant at)
             throws SQLException, JMSException {
         try (PreparedStatement insert = connection.prepareStatement(insertUnlessParked)) {
             String jmsMessageId = bind(insert, consumer, row, at);

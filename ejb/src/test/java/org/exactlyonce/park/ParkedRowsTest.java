@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import jakarta.jms.Message;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -27,24 +25,12 @@ class ParkedRowsTest {
     @BeforeEach
     void parkEveryThirdOfAThousand() throws Exception {
         database = EngineTables.inNewDerby("parked-rows");
-        try (Connection connection = database.getConnection();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_PARKED_MESSAGE (CONSUMER,"
-                        + " JMS_MESSAGE_ID, REASON, DETAIL, BODY_TYPE, BODY_PREVIEW, HEADERS, PROPERTIES, ATTEMPTS,"
-                        + " PARKED_AT) VALUES (?, ?, 'KEEPS_FAILING', 'failed', 'TEXT', '', ?, ?, 5, ?)")) {
+        try (Connection connection = database.getConnection()) {
             for (int i = 0; i < 1000; i += 3) {
-                park(insert, CONSUMER, "ID:" + i);
+                EngineTables.park(connection, CONSUMER, "ID:" + i);
             }
-            park(insert, "another-consumer", "ID:1");
+            EngineTables.park(connection, "another-consumer", "ID:1");
         }
-    }
-
-    private static void park(PreparedStatement insert, String consumer, String jmsMessageId) throws Exception {
-        insert.setString(1, consumer);
-        insert.setString(2, jmsMessageId);
-        insert.setBytes(3, new byte[0]);
-        insert.setBytes(4, new byte[0]);
-        insert.setTimestamp(5, new Timestamp(0));
-        insert.executeUpdate();
     }
 
     @Test

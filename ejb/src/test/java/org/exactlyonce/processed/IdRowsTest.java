@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import org.apache.derby.jdbc.EmbeddedDataSource;
 import org.exactlyonce.processed.IdRows.IdRow;
@@ -120,16 +119,8 @@ class IdRowsTest {
     }
 
     private void park(String consumer, String jmsMessageId) throws Exception {
-        try (Connection connection = tables.getConnection();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_PARKED_MESSAGE (CONSUMER,"
-                        + " JMS_MESSAGE_ID, REASON, DETAIL, BODY_TYPE, BODY_PREVIEW, HEADERS, PROPERTIES, ATTEMPTS,"
-                        + " PARKED_AT) VALUES (?, ?, 'KEEPS_FAILING', 'failed', 'TEXT', '', ?, ?, 3, ?)")) {
-            insert.setString(1, consumer);
-            insert.setString(2, jmsMessageId);
-            insert.setBytes(3, new byte[0]);
-            insert.setBytes(4, new byte[0]);
-            insert.setTimestamp(5, new Timestamp(0));
-            insert.executeUpdate();
+        try (Connection connection = tables.getConnection()) {
+            EngineTables.park(connection, consumer, jmsMessageId);
         }
     }
 

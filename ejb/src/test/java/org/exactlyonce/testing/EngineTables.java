@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.util.List;
 import org.apache.derby.jdbc.EmbeddedDataSource;
 
@@ -26,6 +28,20 @@ public final class EngineTables {
             }
         }
         return database;
+    }
+
+    /** Parks a message as far as the look-ups at parked messages read it: its consumer and broker message ID. */
+    public static void park(Connection connection, String consumer, String jmsMessageId) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_PARKED_MESSAGE (CONSUMER,"
+                + " JMS_MESSAGE_ID, REASON, DETAIL, BODY_TYPE, BODY_PREVIEW, HEADERS, PROPERTIES, ATTEMPTS,"
+                + " PARKED_AT) VALUES (?, ?, 'KEEPS_FAILING', 'failed', 'TEXT', '', ?, ?, 3, ?)")) {
+            insert.setString(1, consumer);
+            insert.setString(2, jmsMessageId);
+            insert.setBytes(3, new byte[0]);
+            insert.setBytes(4, new byte[0]);
+            insert.setTimestamp(5, new Timestamp(0));
+            insert.executeUpdate();
+        }
     }
 
     private static List<String> statements() throws IOException {
