@@ -18,8 +18,10 @@ CREATE TABLE EO_PROCESSED_MESSAGE (
     ACKNOWLEDGED_AT DATETIME(6),
     CONSTRAINT EO_PROCESSED_MESSAGE_PK PRIMARY KEY (CONSUMER, MESSAGE_ID)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
--- the purge finds unconfirmed IDs (NULL) and IDs acknowledged before a time by this index
-CREATE INDEX EO_PROCESSED_MESSAGE_ACK ON EO_PROCESSED_MESSAGE (ACKNOWLEDGED_AT);
+-- The purge reads its pages by this index: a consumer's unconfirmed IDs (NULL) in ID order, and its IDs
+-- acknowledged before a time in the order they were confirmed, each page from where the last ended, so
+-- a run reads the rows it works on and not the rest of the table.
+CREATE INDEX EO_PROCESSED_MESSAGE_PURGE ON EO_PROCESSED_MESSAGE (CONSUMER, ACKNOWLEDGED_AT, MESSAGE_ID);
 
 -- Messages a consumer could not process (no usable ID, refused type or payload, failing every time,
 -- a reused ID), kept whole with the reason for an operator to replay or discard: the body of any JMS

@@ -24,7 +24,7 @@ import java.util.Optional;
 @IdClass(ProcessedMessage.Key.class)
 @Table(
         name = "EO_PROCESSED_MESSAGE",
-        indexes = @Index(name = "EO_PROCESSED_MESSAGE_ACK", columnList = "ACKNOWLEDGED_AT"))
+        indexes = @Index(name = "EO_PROCESSED_MESSAGE_PURGE", columnList = "CONSUMER, ACKNOWLEDGED_AT, MESSAGE_ID"))
 public class ProcessedMessage {
 
     /** Longest consumer name the table holds. */

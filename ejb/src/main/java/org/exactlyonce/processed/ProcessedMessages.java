@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -72,7 +73,7 @@ public class ProcessedMessages {
                 .createQuery(
                         "select p from ProcessedMessage p where p.consumer = :consumer and p.broker = :broker"
                                 + " and p.acknowledgedAt is null and p.processedAt < :before and p.messageId > :after"
-                                + " order by p.messageId",
+                                + UNCONFIRMED_IN_ID_ORDER,
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
                 .setParameter("broker", broker)
@@ -95,7 +96,7 @@ public class ProcessedMessages {
                         "select p from ProcessedMessage p where p.consumer = :consumer"
                                 + " and p.acknowledgedAt is null and p.processedAt < :before"
                                 + (exceptBroker.isPresent() ? " and (p.broker is null or p.broker <> :broker)" : "")
-                                + " order by p.messageId",
+                                + UNCONFIRMED_IN_ID_ORDER,
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
                 .setParameter("before", utc(processedBefore))
@@ -139,41 +140,62 @@ public class ProcessedMessages {
     }
 
     /**
-     * Up to {@code limit} IDs of one consumer acknowledged at or before {@code cutoff} and after {@code
-     * afterStoredId} in ID order, except those of parked messages: the next batch for {@link
-     * #deleteAcknowledged}. A read, so that the purge looks for a batch before it holds deliveries back,
-     * and holds them only while it deletes. Each batch starts where the last one ended: a batch that
-     * scanned again from the first ID would step over every row its predecessors deleted and the database
-     * has not vacuumed yet, which makes a purge's cost grow with the square of its deletions.
+     * Up to {@code limit} of one consumer's IDs acknowledged at or before {@code cutoff}, except those of
+     * parked messages, in the order of their acknowledgement and then of their ID, after the given one:
+     * the next batch for {@link #deleteAcknowledged}. A read, so that the purge looks for a batch before it
+     * holds deliveries back, and holds them only while it deletes. Each batch starts where the last one
+     * ended, in the order of the table's purge index {@code (CONSUMER, ACKNOWLEDGED_AT, MESSAGE_ID)}: it
+     * reads the IDs it returns and no others. Starting again from the first would step over every row
+     * its predecessors deleted and the database has not vacuumed yet (a cost that grows with the square
+     * of the deletions); going in ID order would read the IDs still inside the dedup window too, which
+     * are most of the table between two runs.
      *
-     * @param afterStoredId the previous batch's last ID; {@code ""} for the first
-     * @return stored IDs, in ID order; fewer than {@code limit} means none are left after them
+     * @param afterAcknowledgedAt when the previous batch's last ID was acknowledged; empty for the first batch
+     * @param afterId the previous batch's last ID
      */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterStoredId, int limit) {
+    public List<ProcessedMessage> acknowledgedUntil(
+            String consumer, Instant cutoff, Optional<Instant> afterAcknowledgedAt, String afterId, int limit) {
+        List<ProcessedMessage> batch = new ArrayList<>();
+        // the purge confirms a run's IDs with one time: the rest of the previous batch's time first, then later times
+        afterAcknowledgedAt.ifPresent(
+                at -> batch.addAll(acknowledged(consumer, "p.acknowledgedAt = :at and p.messageId > :after", limit)
+                        .setParameter("at", utc(at))
+                        .setParameter("after", StoredIds.stored(afterId))
+                        .getResultList()));
+        if (batch.size() < limit) {
+            TypedQuery<ProcessedMessage> later = acknowledged(
+                            consumer,
+                            "p.acknowledgedAt <= :cutoff"
+                                    + (afterAcknowledgedAt.isPresent() ? " and p.acknowledgedAt > :at" : ""),
+                            limit - batch.size())
+                    .setParameter("cutoff", utc(cutoff));
+            afterAcknowledgedAt.ifPresent(at -> later.setParameter("at", utc(at)));
+            batch.addAll(later.getResultList());
+        }
+        return batch;
+    }
+
+    private TypedQuery<ProcessedMessage> acknowledged(String consumer, String condition, int limit) {
         return entityManager
                 .createQuery(
-                        "select p.messageId from ProcessedMessage p where p.consumer = :consumer"
-                                + " and p.messageId > :after and p.acknowledgedAt <= :cutoff"
+                        "select p from ProcessedMessage p where p.consumer = :consumer and " + condition
                                 + NOT_PARKED
-                                + " order by p.messageId",
-                        String.class)
+                                + " order by p.acknowledgedAt, p.messageId",
+                        ProcessedMessage.class)
                 .setParameter("consumer", consumer)
-                .setParameter("after", afterStoredId)
-                .setParameter("cutoff", utc(cutoff))
-                .setMaxResults(limit)
-                .getResultList();
+                .setMaxResults(limit);
     }
 
     /**
-     * Deletes, in one transaction, those of the stored IDs that are still acknowledged at or before
+     * Deletes, in one transaction, those of the IDs that are still acknowledged at or before
      * {@code cutoff} and not parked, except those to spare. Every condition of {@link #acknowledgedUntil}
      * is checked again: a delivery may have parked a re-sent copy of an ID since the batch was read.
      *
      * @return how many it deleted (fewer when another server's purge deleted some first)
      */
-    public int deleteAcknowledged(String consumer, List<String> storedIds, Instant cutoff, Set<String> spared) {
-        if (storedIds.isEmpty()) {
+    public int deleteAcknowledged(String consumer, List<String> messageIds, Instant cutoff, Set<String> spared) {
+        if (messageIds.isEmpty()) {
             return 0;
         }
         Query delete = entityManager
@@ -182,7 +204,7 @@ public class ProcessedMessages {
                         + NOT_PARKED
                         + (spared.isEmpty() ? "" : " and p.messageId not in :spared"))
                 .setParameter("consumer", consumer)
-                .setParameter("ids", storedIds)
+                .setParameter("ids", stored(messageIds))
                 .setParameter("cutoff", utc(cutoff));
         if (!spared.isEmpty()) {
             delete.setParameter("spared", stored(spared));
@@ -230,6 +252,14 @@ public class ProcessedMessages {
                 .setParameter("consumer", consumer)
                 .getSingleResult();
     }
+
+    /**
+     * ID order for unconfirmed rows, spelt as the purge index's order {@code (CONSUMER, ACKNOWLEDGED_AT,
+     * MESSAGE_ID)}: every such row's time is null, so the order is the same, but PostgreSQL reads a page
+     * straight from the index only when told so; ordered by ID alone it sorts every unconfirmed row for
+     * each page.
+     */
+    private static final String UNCONFIRMED_IN_ID_ORDER = " order by p.acknowledgedAt, p.messageId";
 
     /** A parked message's ID stays, so that replaying it is refused once processed. */
     private static final String NOT_PARKED = " and not exists (select k.id from ParkedMessage k"

@@ -163,8 +163,19 @@ public class Purge {
         }
 
         @Override
-        public List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit) {
-            return processedMessages.acknowledgedUntil(consumer, cutoff, afterId, limit);
+        public List<PurgeRun.Acknowledged> acknowledgedUntil(
+                String consumer, Instant cutoff, Optional<PurgeRun.Acknowledged> after, int limit) {
+            return processedMessages
+                    .acknowledgedUntil(
+                            consumer,
+                            cutoff,
+                            after.map(PurgeRun.Acknowledged::at),
+                            after.map(PurgeRun.Acknowledged::messageId).orElse(""),
+                            limit)
+                    .stream()
+                    .map(row -> new PurgeRun.Acknowledged(
+                            row.messageId(), row.acknowledgedAt().orElseThrow()))
+                    .toList();
         }
 
         @Override

@@ -50,8 +50,11 @@ final class PurgeRun {
         /** @return how many of the IDs were newly confirmed */
         int markAcknowledged(String consumer, Collection<String> messageIds, Instant now);
 
-        /** Up to {@code limit} of the consumer's IDs acknowledged at or before the cutoff, after the ID, in ID order. */
-        List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit);
+        /**
+         * Up to {@code limit} of the consumer's IDs acknowledged at or before the cutoff, in the order of
+         * their acknowledgement and then of their ID, after the given one (empty for the first).
+         */
+        List<Acknowledged> acknowledgedUntil(String consumer, Instant cutoff, Optional<Acknowledged> after, int limit);
 
         /**
          * Deletes those of the IDs still acknowledged at or before the cutoff, while no delivery of the
@@ -63,6 +66,9 @@ final class PurgeRun {
 
         IdTableCounts count(String consumer);
     }
+
+    /** An ID the purge confirmed at a time: where one batch of deletions ends and the next begins. */
+    record Acknowledged(String messageId, Instant at) {}
 
     /** Where a consumer reads, as the broker view is asked about it. */
     record Source(String name, boolean isTopic) {}
@@ -234,17 +240,19 @@ final class PurgeRun {
     private void deleteExpired(String consumer) {
         Instant cutoff = start.minus(settings.dedupWindow());
         try {
-            List<String> batch;
-            String after = "";
+            List<Acknowledged> batch;
+            Optional<Acknowledged> after = Optional.empty();
             do {
                 batch = ids.acknowledgedUntil(consumer, cutoff, after, settings.batchSize());
                 if (batch.isEmpty()) {
                     break;
                 }
+                List<String> batchIds =
+                        batch.stream().map(Acknowledged::messageId).toList();
                 Instant began = clock.instant(); // taking the lock waits at most for a delivery's registration
-                deleted += ids.deleteAcknowledged(consumer, batch, cutoff);
+                deleted += ids.deleteAcknowledged(consumer, batchIds, cutoff);
                 lockHeld(Duration.between(began, clock.instant()));
-                after = batch.get(batch.size() - 1);
+                after = Optional.of(batch.get(batch.size() - 1));
             } while (batch.size() == settings.batchSize());
         } catch (RuntimeException e) {
             // a concurrent purge on another server may hold the same rows: they go next run

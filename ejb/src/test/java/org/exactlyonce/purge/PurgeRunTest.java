@@ -188,6 +188,19 @@ class PurgeRunTest {
     }
 
     @Test
+    void deletionsGoInTheOrderOfConfirmationSoEachBatchStartsWhereTheLastEnded() {
+        Instant earlier = NOW.minus(Duration.ofHours(3));
+        Instant later = NOW.minus(Duration.ofHours(2));
+        List.of("a", "c", "e").forEach(id -> table.acknowledged(id, later));
+        List.of("b", "d").forEach(id -> table.acknowledged(id, earlier));
+
+        PurgeReport report = run();
+
+        assertEquals(5, report.deleted());
+        assertEquals(List.of("", "d", "c"), table.lookUpsAfter, "b and d, then a and c, then e");
+    }
+
+    @Test
     void theLongestLockHoldIsTheSlowestBatchOfDeletionsWithoutLookingUpItsIds() {
         IntStream.range(0, 5).forEach(i -> table.acknowledged(id(i), NOW.minus(Duration.ofHours(2))));
         table.deletionTakes = List.of(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofMillis(7));
@@ -315,16 +328,18 @@ class PurgeRunTest {
         }
 
         @Override
-        public List<String> acknowledgedUntil(String consumer, Instant cutoff, String afterId, int limit) {
+        public List<PurgeRun.Acknowledged> acknowledgedUntil(
+                String consumer, Instant cutoff, Optional<PurgeRun.Acknowledged> after, int limit) {
             clock.advance(lookingUpTakes);
-            lookUpsAfter.add(afterId);
-            return select(
-                            consumer,
-                            row -> row.acknowledgedAt != null
-                                    && !row.acknowledgedAt.isAfter(cutoff)
-                                    && row.id.compareTo(afterId) > 0)
+            lookUpsAfter.add(after.map(PurgeRun.Acknowledged::messageId).orElse(""));
+            Comparator<PurgeRun.Acknowledged> order =
+                    Comparator.comparing(PurgeRun.Acknowledged::at).thenComparing(PurgeRun.Acknowledged::messageId);
+            return select(consumer, row -> row.acknowledgedAt != null && !row.acknowledgedAt.isAfter(cutoff))
+                    .map(row -> new PurgeRun.Acknowledged(row.id, row.acknowledgedAt))
+                    .filter(row ->
+                            after.map(last -> order.compare(row, last) > 0).orElse(true))
+                    .sorted(order)
                     .limit(limit)
-                    .map(row -> row.id)
                     .toList();
         }
 

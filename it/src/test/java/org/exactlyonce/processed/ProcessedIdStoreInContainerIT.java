@@ -17,6 +17,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import javax.naming.InitialContext;
@@ -177,27 +178,49 @@ class ProcessedIdStoreInContainerIT {
     }
 
     @Test
-    void thePurgeDeletesOnlyConfirmedIdsPastTheCutoffInBatchesSparingThoseInFlight() throws Exception {
+    void thePurgeDeletesOnlyConfirmedIdsPastTheCutoffInBatchesInTheOrderOfConfirmationSparingThoseInFlight()
+            throws Exception {
         for (String id : List.of("a", "b", "c", "d", "e", "in-flight", "unconfirmed")) {
             recordAndCommit(id, "credit", "broker-a");
         }
-        Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        assertEquals(6, ids().markAcknowledged(consumer, List.of("a", "b", "c", "d", "e", "in-flight"), confirmedAt));
-        assertEquals(0, ids().markAcknowledged(consumer, List.of("a"), confirmedAt.plusSeconds(5)), "marked once");
+        Instant earlier = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(10);
+        Instant later = earlier.plusSeconds(5);
+        assertEquals(3, ids().markAcknowledged(consumer, List.of("b", "d", "in-flight"), earlier));
+        assertEquals(3, ids().markAcknowledged(consumer, List.of("a", "c", "e"), later));
+        assertEquals(0, ids().markAcknowledged(consumer, List.of("a"), later.plusSeconds(5)), "marked once");
 
+        List<List<String>> batches = new ArrayList<>();
         List<Integer> deleted = new ArrayList<>();
-        List<String> batch;
-        String after = "";
+        List<ProcessedMessage> batch;
+        Optional<Instant> lastAcknowledged = Optional.empty();
+        String last = "";
         do {
-            batch = ids().acknowledgedUntil(consumer, confirmedAt, after, 2);
-            deleted.add(ids().deleteAcknowledged(consumer, batch, confirmedAt, Set.of("in-flight")));
-            after = batch.isEmpty() ? after : batch.get(batch.size() - 1);
+            batch = ids().acknowledgedUntil(consumer, later, lastAcknowledged, last, 2);
+            List<String> batchIds =
+                    batch.stream().map(ProcessedMessage::messageId).toList();
+            batches.add(batchIds);
+            deleted.add(ids().deleteAcknowledged(consumer, batchIds, later, Set.of("in-flight")));
+            if (!batch.isEmpty()) {
+                lastAcknowledged = batch.get(batch.size() - 1).acknowledgedAt();
+                last = batch.get(batch.size() - 1).messageId();
+            }
         } while (batch.size() == 2);
 
-        assertEquals(List.of(2, 2, 1, 0), deleted);
+        assertEquals(
+                List.of(List.of("b", "d"), List.of("in-flight", "a"), List.of("c", "e"), List.of()),
+                batches,
+                "each batch from where the last ended: the rest of its confirmation time, then later ones");
+        assertEquals(List.of(2, 1, 2, 0), deleted);
         IdTableCounts left = ids().count(consumer);
         assertEquals(1, left.unconfirmed());
         assertEquals(1, left.acknowledged(), "the one in flight");
+    }
+
+    @Test
+    void theTableHasThePurgesIndex() throws Exception {
+        try (Connection connection = database().getConnection()) {
+            assertTrue(IdTableCheck.hasPurgeIndex(connection.getMetaData()));
+        }
     }
 
     @Test
@@ -206,7 +229,9 @@ class ProcessedIdStoreInContainerIT {
         recordAndCommit("re-sent", "credit", "broker-a");
         Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         ids().markAcknowledged(consumer, List.of("expired", "re-sent"), confirmedAt);
-        List<String> batch = ids().acknowledgedUntil(consumer, confirmedAt, "", 10);
+        List<String> batch = ids().acknowledgedUntil(consumer, confirmedAt, Optional.empty(), "", 10).stream()
+                .map(ProcessedMessage::messageId)
+                .toList();
 
         // meanwhile a delivery parks a re-sent copy with another payload: its ID must stay, so that
         // replaying the copy is refused
@@ -235,7 +260,8 @@ class ProcessedIdStoreInContainerIT {
         Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         ids().markAcknowledged(consumer, List.of("recent"), confirmedAt);
 
-        List<String> batch = ids().acknowledgedUntil(consumer, confirmedAt.minusSeconds(1), "", 10);
+        List<ProcessedMessage> batch =
+                ids().acknowledgedUntil(consumer, confirmedAt.minusSeconds(1), Optional.empty(), "", 10);
 
         assertEquals(List.of(), batch);
         assertEquals(0, ids().deleteAcknowledged(consumer, List.of("recent"), confirmedAt.minusSeconds(1), Set.of()));
