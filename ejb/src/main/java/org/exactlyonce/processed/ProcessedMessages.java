@@ -1,5 +1,6 @@
 package org.exactlyonce.processed;
 
+import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -11,6 +12,8 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.Query;
 import jakarta.persistence.TypedQuery;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.exactlyonce.protocol.ProtocolStep;
 
 /**
@@ -38,7 +42,13 @@ public class ProcessedMessages {
     @Inject
     private Event<ProtocolStep> steps;
 
+    @Resource(lookup = "java:comp/DefaultDataSource")
+    private DataSource database;
+
     private final Clock clock = Clock.systemUTC();
+
+    /** Learnt from the database on first use: see {@link #unconfirmedInIdOrder}. */
+    private String unconfirmedOrder;
 
     /**
      * Why an ID that {@link FirstDeliveries#record} found in the table is there; asked after the
@@ -73,7 +83,7 @@ public class ProcessedMessages {
                 .createQuery(
                         "select p from ProcessedMessage p where p.consumer = :consumer and p.broker = :broker"
                                 + " and p.acknowledgedAt is null and p.processedAt < :before and p.messageId > :after"
-                                + UNCONFIRMED_IN_ID_ORDER,
+                                + unconfirmedInIdOrder(),
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
                 .setParameter("broker", broker)
@@ -96,7 +106,7 @@ public class ProcessedMessages {
                         "select p from ProcessedMessage p where p.consumer = :consumer"
                                 + " and p.acknowledgedAt is null and p.processedAt < :before"
                                 + (exceptBroker.isPresent() ? " and (p.broker is null or p.broker <> :broker)" : "")
-                                + UNCONFIRMED_IN_ID_ORDER,
+                                + unconfirmedInIdOrder(),
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
                 .setParameter("before", utc(processedBefore))
@@ -254,12 +264,24 @@ public class ProcessedMessages {
     }
 
     /**
-     * ID order for unconfirmed rows, spelt as the purge index's order {@code (CONSUMER, ACKNOWLEDGED_AT,
-     * MESSAGE_ID)}: every such row's time is null, so the order is the same, but PostgreSQL reads a page
-     * straight from the index only when told so; ordered by ID alone it sorts every unconfirmed row for
-     * each page.
+     * ID order for unconfirmed rows, spelt so that the database reads each page straight from the purge
+     * index {@code (CONSUMER, ACKNOWLEDGED_AT, MESSAGE_ID)}. Every such row's time is null, so ordering by
+     * the time first changes nothing, but the databases read it differently: PostgreSQL follows the index
+     * only when told the time's order too (by the ID alone it sorted every unconfirmed row for each page),
+     * MariaDB only when told the ID's alone (with the time it sorted them).
      */
-    private static final String UNCONFIRMED_IN_ID_ORDER = " order by p.acknowledgedAt, p.messageId";
+    private String unconfirmedInIdOrder() {
+        if (unconfirmedOrder == null) {
+            try (Connection connection = database.getConnection()) {
+                unconfirmedOrder = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName())
+                        ? " order by p.acknowledgedAt, p.messageId"
+                        : " order by p.messageId";
+            } catch (SQLException e) {
+                throw new IllegalStateException("the database did not say its name: " + e, e);
+            }
+        }
+        return unconfirmedOrder;
+    }
 
     /** A parked message's ID stays, so that replaying it is refused once processed. */
     private static final String NOT_PARKED = " and not exists (select k.id from ParkedMessage k"
