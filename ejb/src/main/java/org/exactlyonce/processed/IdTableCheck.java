@@ -118,7 +118,7 @@ public class IdTableCheck {
      * Says at start when the purge's index is missing (a table created before it, by an older
      * {@code src/ddl}): nothing is lost without it, but each purge run reads the whole table.
      */
-    private void warnUnlessPurgeIndexed() throws SQLException {
+    private void warnUnlessPurgeIndexed() {
         try (Connection connection = database.getConnection()) {
             if (!hasPurgeIndex(connection.getMetaData())) {
                 LOG.warning("exactly-once: EO_PROCESSED_MESSAGE has no index on (CONSUMER, ACKNOWLEDGED_AT,"
@@ -126,6 +126,8 @@ public class IdTableCheck {
                         + " CREATE INDEX " + PURGE_INDEX + " ON EO_PROCESSED_MESSAGE"
                         + " (CONSUMER, ACKNOWLEDGED_AT, MESSAGE_ID)");
             }
+        } catch (SQLException e) {
+            LOG.warning(() -> "exactly-once could not read the indexes of EO_PROCESSED_MESSAGE: " + e);
         }
     }
 
