@@ -79,6 +79,8 @@ public class Purge {
 
     private final Clock clock = Clock.systemUTC();
     private volatile PurgeReport lastRun;
+    private volatile PurgeRun running;
+    private final Instant created = clock.instant();
 
     /** Refuses to start on unsafe settings, so the deployment fails with the reason. */
     @PostConstruct
@@ -105,15 +107,35 @@ public class Purge {
     /** Runs a purge now; a run already going on finishes first. */
     public synchronized PurgeReport purgeNow() {
         Set<String> deployed = consumers.names();
-        PurgeReport report = new PurgeRun(new ProcessedIds(), broker, settings, clock)
-                .over(deployed, consumer -> consumers.destinationOf(consumer).map(Purge::source));
+        PurgeRun run = new PurgeRun(new ProcessedIds(), broker, settings, clock);
+        running = run;
+        PurgeReport report;
+        try {
+            report = run.over(
+                    deployed, consumer -> consumers.destinationOf(consumer).map(Purge::source));
+            lastRun = report; // before the run stops counting as running: lastActivity never goes back
+        } finally {
+            running = null;
+        }
         for (String consumer : deployed) {
             metrics.purgeCouldNotConfirm(consumer, report.unconfirmable().containsKey(consumer));
         }
         report.idTables().forEach(metrics::idTableCounted);
         LOG.info(report::summary);
-        lastRun = report;
         return report;
+    }
+
+    /**
+     * When the purge last showed that it works: a step of the run going on (each of its transactions and
+     * looks at the broker), else the end of the last run, else this server's start. A run over a large
+     * table takes many intervals and keeps stepping; a stuck one stops.
+     */
+    public Instant lastActivity() {
+        PurgeRun run = running;
+        if (run != null) {
+            return run.lastStep();
+        }
+        return lastRun().map(report -> report.startedAt().plus(report.took())).orElse(created);
     }
 
     public Optional<PurgeReport> lastRun() {

@@ -85,6 +85,7 @@ final class PurgeRun {
     private int deleted;
     private int failedBatches;
     private Duration longestLockHold = Duration.ZERO;
+    private volatile Instant lastStep;
     private final Map<String, List<String>> unconfirmable = new TreeMap<>();
     private final Map<String, IdTableCounts> idTables = new TreeMap<>();
 
@@ -94,6 +95,7 @@ final class PurgeRun {
         this.settings = settings;
         this.clock = clock;
         this.start = clock.instant();
+        this.lastStep = start;
     }
 
     /**
@@ -161,6 +163,7 @@ final class PurgeRun {
             do {
                 old = ids.unconfirmedBefore(consumer, exceptBroker, processedBefore, settings.batchSize());
                 confirmedByAge += ids.markAcknowledged(consumer, old, start);
+                stepped();
             } while (old.size() == settings.batchSize());
         } catch (RuntimeException e) {
             failedBatches++;
@@ -196,6 +199,7 @@ final class PurgeRun {
                 Set<String> pending = source.isTopic()
                         ? broker.stillOnTopic(source.name(), candidates)
                         : broker.stillOnQueue(source.name(), candidates);
+                stepped();
                 List<String> gone = candidates.stream()
                         .map(Candidate::messageId)
                         .filter(id -> !pending.contains(id))
@@ -224,6 +228,7 @@ final class PurgeRun {
         List<Candidate> page;
         do {
             page = ids.unconfirmed(consumer, brokerName, processedBefore, after, settings.batchSize());
+            stepped();
             candidates.addAll(page);
             after = page.isEmpty() ? after : page.get(page.size() - 1).messageId();
         } while (page.size() == settings.batchSize() && candidates.size() < settings.batchSize() * PAGES_PER_LOOK);
@@ -234,6 +239,7 @@ final class PurgeRun {
         for (int from = 0; from < gone.size(); from += settings.batchSize()) {
             confirmed += ids.markAcknowledged(
                     consumer, gone.subList(from, Math.min(gone.size(), from + settings.batchSize())), start);
+            stepped();
         }
     }
 
@@ -244,6 +250,7 @@ final class PurgeRun {
             Optional<Acknowledged> after = Optional.empty();
             do {
                 batch = ids.acknowledgedUntil(consumer, cutoff, after, settings.batchSize());
+                stepped();
                 if (batch.isEmpty()) {
                     break;
                 }
@@ -252,6 +259,7 @@ final class PurgeRun {
                 Instant began = clock.instant(); // taking the lock waits at most for a delivery's registration
                 deleted += ids.deleteAcknowledged(consumer, batchIds, cutoff);
                 lockHeld(Duration.between(began, clock.instant()));
+                stepped();
                 after = Optional.of(batch.get(batch.size() - 1));
             } while (batch.size() == settings.batchSize());
         } catch (RuntimeException e) {
@@ -259,6 +267,19 @@ final class PurgeRun {
             failedBatches++;
             LOG.warning(() -> "purge of " + consumer + "'s acknowledged IDs stopped, will retry next run: " + e);
         }
+    }
+
+    /**
+     * When this run last finished a step: one of its transactions or a look at the broker. A long run
+     * over a large table keeps stepping; one that hangs (a lock never granted, a broker that never
+     * answers) does not.
+     */
+    Instant lastStep() {
+        return lastStep;
+    }
+
+    private void stepped() {
+        lastStep = clock.instant();
     }
 
     private void lockHeld(Duration held) {
@@ -270,6 +291,7 @@ final class PurgeRun {
     private void count(String consumer) {
         try {
             idTables.put(consumer, ids.count(consumer));
+            stepped();
         } catch (RuntimeException e) {
             failedBatches++;
             LOG.warning(() -> "purge could not count " + consumer + "'s IDs, will retry next run: " + e);

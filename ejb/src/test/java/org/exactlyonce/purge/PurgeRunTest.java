@@ -201,6 +201,23 @@ class PurgeRunTest {
     }
 
     @Test
+    void aRunThatTakesManyIntervalsShowsEachStepItFinishes() {
+        IntStream.range(0, 6).forEach(i -> table.acknowledged(id(i), NOW.minus(Duration.ofHours(2))));
+        table.deletionTakes = List.of(Duration.ofMinutes(4), Duration.ofMinutes(4), Duration.ofMinutes(4));
+        PurgeRun run = new PurgeRun(table, broker, settings, clock);
+        List<Instant> seenWhileDeleting = new ArrayList<>();
+        table.beforeEachDeletion = () -> seenWhileDeleting.add(run.lastStep());
+
+        run.over(List.of(CONSUMER), c -> Optional.of(QUEUE));
+
+        assertEquals(
+                List.of(NOW, NOW.plus(Duration.ofMinutes(4)), NOW.plus(Duration.ofMinutes(8))),
+                seenWhileDeleting,
+                "each batch of deletions a step: the run is never more than one batch behind");
+        assertEquals(NOW.plus(Duration.ofMinutes(12)), run.lastStep(), "its count, the last step");
+    }
+
+    @Test
     void theLongestLockHoldIsTheSlowestBatchOfDeletionsWithoutLookingUpItsIds() {
         IntStream.range(0, 5).forEach(i -> table.acknowledged(id(i), NOW.minus(Duration.ofHours(2))));
         table.deletionTakes = List.of(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofMillis(7));
@@ -260,6 +277,7 @@ class PurgeRunTest {
         final Map<String, Row> rows = new TreeMap<>();
         final List<String> lookUpsAfter = new ArrayList<>();
         List<Duration> deletionTakes = List.of();
+        Runnable beforeEachDeletion = () -> {};
         int deletions;
         Duration lookingUpTakes = Duration.ZERO;
         String failingConsumer = "";
@@ -345,6 +363,7 @@ class PurgeRunTest {
 
         @Override
         public int deleteAcknowledged(String consumer, List<String> messageIds, Instant cutoff) {
+            beforeEachDeletion.run();
             if (deletions < deletionTakes.size()) {
                 clock.advance(deletionTakes.get(deletions));
             }
