@@ -28,9 +28,12 @@ final class CrashSuite {
     /** How a crash the suite armed but had to replace by a kill is listed. */
     private static final String NOT_REACHED_PREFIX = "KILL(";
 
+    /** The purge's delete, where several servers' purges race for the same IDs. */
+    private static final String PURGE_DELETING = "PURGE_DELETING";
+
     /** What the suite crashes at, in turn: the protocol's crash points, then a random kill. */
     static final List<String> CRASH_POINTS =
-            List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", "PURGE_DELETING", "KILL");
+            List.of("BEFORE_COMMIT", "AFTER_COMMIT", "PURGE_CONFIRMED", PURGE_DELETING, "KILL");
 
     /** Through the outbox, also: the relay between its send and its delete. */
     static final String OUTBOX_SENT = "OUTBOX_SENT";
@@ -156,8 +159,9 @@ final class CrashSuite {
                 }
                 if (where.startsWith(NOT_REACHED_PREFIX) && racesOtherPurges(point)) {
                     // the servers' purges race for the same IDs, and one may lose every race (the WildFly
-                    // on Artemis lost every deletion race in two CI runs of three): the point is armed on
-                    // the next server, so that the run still crashes some server there
+                    // on Artemis lost every deletion race in two CI runs of three, before the others'
+                    // deletions were held; confirmations still race): the point is armed on the next
+                    // server, so that the run still crashes some server there
                     TestServer next = servers.get((servers.indexOf(server) + 1) % servers.size());
                     crashed.add(crash(point, next, () -> sent.addAll(moreToPurge(next, account, route))));
                     next.restart();
@@ -299,7 +303,16 @@ final class CrashSuite {
         }
         server.forgetEarlierHalts();
         server.ledger().armCrash(point);
-        return awaitArmedCrash(point, server, moreToPurge);
+        // the deletions go to whichever server's purge comes first: the others' wait for this one's
+        List<TestServer> holding = point.equals(PURGE_DELETING)
+                ? servers.stream().filter(other -> other != server).toList()
+                : List.of();
+        holding.forEach(other -> other.ledger().holdPurgeDeletions(true));
+        try {
+            return awaitArmedCrash(point, server, moreToPurge);
+        } finally {
+            holding.forEach(other -> other.ledger().holdPurgeDeletions(false));
+        }
     }
 
     /** Whether the point is a purge's, where the other servers' purges race for the same IDs. */

@@ -218,6 +218,14 @@ final class LedgerClient {
                                 .build()));
     }
 
+    /** Makes the server's purge deletions fail (held) or lets them go on again. */
+    void holdPurgeDeletions(boolean held) {
+        URI uri = URI.create(baseUrl + "/ledger/api/faults/purge-deletions-held");
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).header("Authorization", CLERK).header("Content-Type", "application/json");
+        expect(204, send((held ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.DELETE()).build()));
+    }
+
     /** Forgets the destination recorded for a consumer. */
     void forgetConsumer(String consumer) {
         expect(

@@ -50,6 +50,9 @@ public class FaultInjection {
     /** A step at which the next delivery or purge halts the server; a restart forgets it. */
     private final AtomicReference<Step> armed = new AtomicReference<>();
 
+    /** Whether this server's purge deletions fail, while another server's purge is armed to halt in one. */
+    private volatile boolean purgeDeletionsHeld;
+
     /**
      * Refuses a request that needs fault injection on a server without it.
      *
@@ -65,6 +68,16 @@ public class FaultInjection {
     void arm(Step step) {
         armed.set(step);
         LOG.warning(() -> "fault injection: the server halts at the next " + step);
+    }
+
+    /**
+     * Makes every purge deletion on this server fail and roll back, or lets them be again: where several
+     * servers purge one table, the one armed to halt in a deletion then finds the IDs to delete (they go
+     * to whichever purge comes first, and one server may lose every race). A restart forgets it.
+     */
+    void holdPurgeDeletions(boolean held) {
+        purgeDeletionsHeld = held;
+        LOG.warning(() -> "fault injection: this server's purge deletions " + (held ? "fail" : "go on again"));
     }
 
     /**
@@ -129,6 +142,9 @@ public class FaultInjection {
         }
         if (armed.compareAndSet(step, null)) {
             halt(step, consumer + (messageId == null ? "" : " message " + messageId));
+        }
+        if (step == Step.PURGE_DELETING && purgeDeletionsHeld) { // in the deletion's transaction: undone
+            throw new IllegalStateException("fault injection: purge deletions are held on this server");
         }
         Optional<TestCredit.Faults> faults = credit.map(TestCredit::faults);
         if (faults.isPresent() && step.name().equals(faults.get().crashAt()) && firstCrash(consumer, messageId, step)) {

@@ -46,6 +46,24 @@ public class FaultsResource {
         return Response.accepted().build();
     }
 
+    /** Makes this server's purge deletions fail until released: see {@link FaultInjection#holdPurgeDeletions}. */
+    @POST
+    @Path("/purge-deletions-held")
+    public Response holdPurgeDeletions() {
+        faults.refuseUnlessEnabled();
+        faults.holdPurgeDeletions(true);
+        return Response.noContent().build();
+    }
+
+    /** Lets this server's purge deletions go on again. */
+    @DELETE
+    @Path("/purge-deletions-held")
+    public Response releasePurgeDeletions() {
+        faults.refuseUnlessEnabled();
+        faults.holdPurgeDeletions(false);
+        return Response.noContent().build();
+    }
+
     /**
      * {@code {"consumer":"…","queue":"…"}}: records the consumer's name in the engine's table as read
      * from another queue, as a second consumer sharing the name would have: the consumer's next first
