@@ -12,6 +12,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +34,9 @@ final class LedgerClient {
     private static final String ADMIN = basic("admin");
     /** The sample's API is a clerk's. */
     private static final String CLERK = basic("clerk");
+
+    /** How many connections a GET tries before its failure counts: see {@link #send}. */
+    private static final int STALE_CONNECTIONS_TRIED = 3;
 
     /** The demo users' credentials: each one's password is its name. */
     static String basic(String user) {
@@ -522,17 +526,27 @@ final class LedgerClient {
     }
 
     private HttpResponse<String> send(HttpRequest request) {
-        try {
-            return http.send(
-                    HttpRequest.newBuilder(request, (name, value) -> true)
-                            .timeout(Duration.ofMinutes(2))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(request.uri() + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return http.send(
+                        HttpRequest.newBuilder(request, (name, value) -> true)
+                                .timeout(Duration.ofMinutes(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                // a connection closed before any answer ("header parser received no bytes": one kept open
+                // to a server that has restarted since, and once a fresh client's first GET to WildFly while
+                // it answered every other) says nothing of what the server would answer: a GET goes again,
+                // on another connection, as a probe retries (a server that is down fails every attempt)
+                if (!request.method().equals("GET")
+                        || e instanceof HttpTimeoutException
+                        || attempt == STALE_CONNECTIONS_TRIED) {
+                    throw new IllegalStateException(request.uri() + " failed: " + e, e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
     }
 
