@@ -535,9 +535,9 @@ final class LedgerClient {
                         HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 // a connection closed before any answer ("header parser received no bytes": one kept open
-                // to a server that has restarted since, and once a fresh client's first GET to WildFly while
-                // it answered every other) says nothing of what the server would answer: a GET goes again,
-                // on another connection, as a probe retries (a server that is down fails every attempt)
+                // to a server that has restarted since) says nothing of what the server would answer: a GET
+                // goes again, on another connection, as a probe retries (a server that is down fails every
+                // attempt)
                 if (!request.method().equals("GET")
                         || e instanceof HttpTimeoutException
                         || attempt == STALE_CONNECTIONS_TRIED) {
