@@ -18,10 +18,10 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
@@ -92,7 +92,7 @@ public class IdTableCheck {
                     probe();
                     exact = true;
                     LOG.info("exactly-once: the processed-ID table compares message IDs exactly");
-                    warnUnlessPurgeIndexed();
+                    warnOfEarlierIndexes();
                 }
             }
         }
@@ -115,25 +115,32 @@ public class IdTableCheck {
     }
 
     /**
-     * Says at start when the purge's index is missing (a table created before it, by an older
-     * {@code src/ddl}): nothing is lost without it, but each purge run reads the whole table.
+     * Says at start what a table created by an older {@code src/ddl} lacks or keeps: without the purge's
+     * index nothing is lost, but each purge run reads the whole table; the earlier index on the time alone
+     * costs every insert and, beside the new one, PostgreSQL may still choose it and sort.
      */
-    private void warnUnlessPurgeIndexed() {
+    private void warnOfEarlierIndexes() {
         try (Connection connection = database.getConnection()) {
-            if (!hasPurgeIndex(connection.getMetaData())) {
+            Map<String, List<String>> indexes = indexes(connection.getMetaData());
+            if (!hasPurgeIndex(indexes)) {
                 LOG.warning("exactly-once: EO_PROCESSED_MESSAGE has no index on (CONSUMER, ACKNOWLEDGED_AT,"
                         + " MESSAGE_ID), so every purge run reads the whole table. Create it as src/ddl does:"
                         + " CREATE INDEX " + PURGE_INDEX + " ON EO_PROCESSED_MESSAGE"
                         + " (CONSUMER, ACKNOWLEDGED_AT, MESSAGE_ID)");
             }
+            indexesOnTheTimeAlone(indexes)
+                    .forEach(index -> LOG.warning(() -> "exactly-once: EO_PROCESSED_MESSAGE keeps the index " + index
+                            + " on ACKNOWLEDGED_AT alone, which the engine no longer reads: every insert updates"
+                            + " it, and a purge may read it instead of " + PURGE_INDEX + ". Drop it: DROP INDEX "
+                            + index));
         } catch (SQLException e) {
             LOG.warning(() -> "exactly-once could not read the indexes of EO_PROCESSED_MESSAGE: " + e);
         }
     }
 
-    /** Whether an index of the ID table begins with the purge's columns, whatever its name. */
-    static boolean hasPurgeIndex(DatabaseMetaData metaData) throws SQLException {
-        Map<String, List<String>> columnsByIndex = new HashMap<>();
+    /** The ID table's indexes by name, each with its columns in order, in upper case. */
+    static Map<String, List<String>> indexes(DatabaseMetaData metaData) throws SQLException {
+        Map<String, List<String>> columnsByIndex = new TreeMap<>();
         // PostgreSQL keeps unquoted names in lower case, Derby in upper case, MariaDB as written
         for (String table : List.of("EO_PROCESSED_MESSAGE", "eo_processed_message")) {
             try (ResultSet columns = metaData.getIndexInfo(null, null, table, false, false)) {
@@ -141,8 +148,7 @@ public class IdTableCheck {
                     String index = columns.getString("INDEX_NAME");
                     String column = columns.getString("COLUMN_NAME");
                     if (index != null && column != null) {
-                        List<String> indexed =
-                                columnsByIndex.computeIfAbsent(table + "." + index, i -> new ArrayList<>());
+                        List<String> indexed = columnsByIndex.computeIfAbsent(index, i -> new ArrayList<>());
                         int position = columns.getShort("ORDINAL_POSITION");
                         while (indexed.size() < position) {
                             indexed.add("");
@@ -152,9 +158,22 @@ public class IdTableCheck {
                 }
             }
         }
-        return columnsByIndex.values().stream()
+        return columnsByIndex;
+    }
+
+    /** Whether an index begins with the purge's columns, whatever its name. */
+    static boolean hasPurgeIndex(Map<String, List<String>> indexes) {
+        return indexes.values().stream()
                 .anyMatch(
                         columns -> columns.size() >= 3 && columns.subList(0, 3).equals(PURGE_COLUMNS));
+    }
+
+    /** The names of indexes on the acknowledgement's time alone, as src/ddl created before the purge's. */
+    static List<String> indexesOnTheTimeAlone(Map<String, List<String>> indexes) {
+        return indexes.entrySet().stream()
+                .filter(index -> index.getValue().equals(List.of("ACKNOWLEDGED_AT")))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     private static void insertOrFail(PreparedStatement insert, String id, List<String> distinct) throws SQLException {

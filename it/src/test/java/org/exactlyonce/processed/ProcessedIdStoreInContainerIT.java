@@ -217,9 +217,12 @@ class ProcessedIdStoreInContainerIT {
     }
 
     @Test
-    void theTableHasThePurgesIndex() throws Exception {
+    void theTableHasThePurgesIndexAndNotTheEarlierOne() throws Exception {
         try (Connection connection = database().getConnection()) {
-            assertTrue(IdTableCheck.hasPurgeIndex(connection.getMetaData()));
+            Map<String, List<String>> indexes = IdTableCheck.indexes(connection.getMetaData());
+
+            assertTrue(IdTableCheck.hasPurgeIndex(indexes), indexes::toString);
+            assertEquals(List.of(), IdTableCheck.indexesOnTheTimeAlone(indexes), indexes::toString);
         }
     }
 
