@@ -50,12 +50,15 @@ CREATE INDEX EO_PARKED_MESSAGE_PARKED ON EO_PARKED_MESSAGE (CONSUMER, PARKED_AT)
 CREATE INDEX EO_PARKED_MESSAGE_ID ON EO_PARKED_MESSAGE (CONSUMER, MESSAGE_ID);
 
 -- The destination each consumer reads, recorded at its first delivery: a consumer's name scopes its
--- IDs, so a second destination for one name is refused, never merged.
+-- IDs, so a second destination for one name is refused, never merged. ACKNOWLEDGED_IDS is how many of
+-- the consumer's processed IDs are acknowledged, kept by the purge in the transactions that confirm and
+-- delete them, so that no run counts them (NULL until the purge's first run counts them once).
 CREATE TABLE EO_CONSUMER (
     CONSUMER         VARCHAR(100) NOT NULL PRIMARY KEY,
     DESTINATION_TYPE VARCHAR(10)  NOT NULL,
     DESTINATION      VARCHAR(200) NOT NULL,
-    REGISTERED_AT    TIMESTAMP NOT NULL
+    REGISTERED_AT    TIMESTAMP NOT NULL,
+    ACKNOWLEDGED_IDS BIGINT
 );
 
 -- The outbox: messages a transaction sends (Outbox.send), written with its rows and sent by the relay

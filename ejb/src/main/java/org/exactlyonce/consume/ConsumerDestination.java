@@ -41,6 +41,14 @@ public class ConsumerDestination {
     @Column(name = "REGISTERED_AT", nullable = false)
     private LocalDateTime registeredAt;
 
+    /**
+     * Mapped so that a generated schema has the column; never read or written here: the purge keeps it in
+     * SQL, in the transactions that change the count ({@code processed.AcknowledgedCounts}). Its type is
+     * spelt out because EclipseLink generates a read-only column as VARCHAR(255).
+     */
+    @Column(name = "ACKNOWLEDGED_IDS", insertable = false, updatable = false, columnDefinition = "BIGINT")
+    private Long acknowledgedIds;
+
     protected ConsumerDestination() {}
 
     ConsumerDestination(String consumer, Kind kind, String destination, Instant registeredAt) {

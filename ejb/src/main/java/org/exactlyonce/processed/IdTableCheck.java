@@ -92,7 +92,7 @@ public class IdTableCheck {
                     probe();
                     exact = true;
                     LOG.info("exactly-once: the processed-ID table compares message IDs exactly");
-                    warnOfEarlierIndexes();
+                    warnOfEarlierSchema();
                 }
             }
         }
@@ -117,10 +117,16 @@ public class IdTableCheck {
     /**
      * Says at start what a table created by an older {@code src/ddl} lacks or keeps: without the purge's
      * index nothing is lost, but each purge run reads the whole table; the earlier index on the time alone
-     * costs every insert and, beside the new one, PostgreSQL may still choose it and sort.
+     * costs every insert and, beside the new one, PostgreSQL may still choose it and sort; without the
+     * column for the acknowledged IDs' count, each run counts them.
      */
-    private void warnOfEarlierIndexes() {
+    private void warnOfEarlierSchema() {
         try (Connection connection = database.getConnection()) {
+            if (!AcknowledgedCounts.haveTheirColumn(connection.getMetaData())) {
+                LOG.warning("exactly-once: EO_CONSUMER has no ACKNOWLEDGED_IDS column, so every purge run counts"
+                        + " each consumer's acknowledged IDs in EO_PROCESSED_MESSAGE. Add it as src/ddl has it:"
+                        + " ALTER TABLE EO_CONSUMER ADD ACKNOWLEDGED_IDS BIGINT");
+            }
             Map<String, List<String>> indexes = indexes(connection.getMetaData());
             if (!hasPurgeIndex(indexes)) {
                 LOG.warning("exactly-once: EO_PROCESSED_MESSAGE has no index on (CONSUMER, ACKNOWLEDGED_AT,"
@@ -134,7 +140,7 @@ public class IdTableCheck {
                             + " it, and a purge may read it instead of " + PURGE_INDEX + ". Drop it: DROP INDEX "
                             + index));
         } catch (SQLException e) {
-            LOG.warning(() -> "exactly-once could not read the indexes of EO_PROCESSED_MESSAGE: " + e);
+            LOG.warning(() -> "exactly-once could not read how its tables were created: " + e);
         }
     }
 

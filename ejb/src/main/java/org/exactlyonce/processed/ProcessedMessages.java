@@ -50,6 +50,9 @@ public class ProcessedMessages {
     /** Learnt from the database on first use: see {@link #unconfirmedInIdOrder}. */
     private String unconfirmedOrder;
 
+    /** Learnt from the database on first use: empty where its table has no column for the figures. */
+    private Optional<AcknowledgedCounts> acknowledgedCounts;
+
     /**
      * Why an ID that {@link FirstDeliveries#record} found in the table is there; asked after the
      * rollback, outside any transaction.
@@ -135,18 +138,24 @@ public class ProcessedMessages {
         return counts;
     }
 
-    /** Marks IDs whose messages are confirmed gone from the broker; those already marked keep their time. */
+    /**
+     * Marks IDs whose messages are confirmed gone from the broker; those already marked keep their time.
+     * The consumer's count of acknowledged IDs changes in the same transaction.
+     */
     public int markAcknowledged(String consumer, Collection<String> messageIds, Instant now) {
         if (messageIds.isEmpty()) {
             return 0;
         }
-        return entityManager
+        acknowledgedCounts().ifPresent(counts -> counts.lock(consumer));
+        int marked = entityManager
                 .createQuery("update ProcessedMessage p set p.acknowledgedAt = :now where p.consumer = :consumer"
                         + " and p.messageId in :ids and p.acknowledgedAt is null")
                 .setParameter("now", utc(now))
                 .setParameter("consumer", consumer)
                 .setParameter("ids", stored(messageIds))
                 .executeUpdate();
+        acknowledgedCounts().ifPresent(counts -> counts.add(consumer, marked));
+        return marked;
     }
 
     /**
@@ -200,7 +209,8 @@ public class ProcessedMessages {
     /**
      * Deletes, in one transaction, those of the IDs that are still acknowledged at or before
      * {@code cutoff} and not parked, except those to spare. Every condition of {@link #acknowledgedUntil}
-     * is checked again: a delivery may have parked a re-sent copy of an ID since the batch was read.
+     * is checked again: a delivery may have parked a re-sent copy of an ID since the batch was read. The
+     * consumer's count of acknowledged IDs changes in the same transaction.
      *
      * @return how many it deleted (fewer when another server's purge deleted some first)
      */
@@ -208,6 +218,7 @@ public class ProcessedMessages {
         if (messageIds.isEmpty()) {
             return 0;
         }
+        acknowledgedCounts().ifPresent(counts -> counts.lock(consumer));
         Query delete = entityManager
                 .createQuery("delete from ProcessedMessage p where p.consumer = :consumer"
                         + " and p.messageId in :ids and p.acknowledgedAt <= :cutoff"
@@ -220,6 +231,7 @@ public class ProcessedMessages {
             delete.setParameter("spared", stored(spared));
         }
         int deleted = delete.executeUpdate();
+        acknowledgedCounts().ifPresent(counts -> counts.add(consumer, -deleted));
         steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
         return deleted;
     }
@@ -233,13 +245,18 @@ public class ProcessedMessages {
     }
 
     /**
-     * Counts one consumer's rows. It reads the whole consumer's part of the table, so the purge calls
-     * it once per run and everybody else reads that figure, rather than each request scanning (and,
-     * on Derby, share-locking) the rows the purge is updating.
+     * Counts one consumer's rows: the unconfirmed ones, which the purge's index holds apart, and the
+     * acknowledged ones as the purge keeps their count (counted here only where it is not kept yet, or
+     * where the table has no column for it). The purge calls it once per run and everybody else reads
+     * that figure, rather than each request reading (and, on Derby, share-locking) the rows the purge is
+     * updating.
      */
-    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public IdTableCounts count(String consumer) {
         Instant countedAt = clock.instant();
+        // first, so that MariaDB's snapshot for the count (if one is needed) begins after the lock
+        long acknowledged = acknowledgedCounts()
+                .flatMap(counts -> counts.kept(consumer, () -> countAcknowledged(consumer)))
+                .orElseGet(() -> countAcknowledged(consumer));
         LocalDateTime oldest = entityManager
                 .createQuery(
                         "select min(p.processedAt) from ProcessedMessage p where p.consumer = :consumer"
@@ -249,9 +266,13 @@ public class ProcessedMessages {
                 .getSingleResult();
         return new IdTableCounts(
                 count(consumer, "p.acknowledgedAt is null"),
-                count(consumer, "p.acknowledgedAt is not null"),
+                acknowledged,
                 oldest == null ? null : oldest.toInstant(ZoneOffset.UTC),
                 countedAt);
+    }
+
+    private long countAcknowledged(String consumer) {
+        return count(consumer, "p.acknowledgedAt is not null");
     }
 
     private long count(String consumer, String condition) {
@@ -281,6 +302,19 @@ public class ProcessedMessages {
             }
         }
         return unconfirmedOrder;
+    }
+
+    private Optional<AcknowledgedCounts> acknowledgedCounts() {
+        if (acknowledgedCounts == null) {
+            try (Connection connection = database.getConnection()) {
+                acknowledgedCounts = AcknowledgedCounts.haveTheirColumn(connection.getMetaData())
+                        ? Optional.of(new AcknowledgedCounts(entityManager))
+                        : Optional.empty();
+            } catch (SQLException e) {
+                throw new IllegalStateException("the database did not describe EO_CONSUMER: " + e, e);
+            }
+        }
+        return acknowledgedCounts;
     }
 
     /** A parked message's ID stays, so that replaying it is refused once processed. */

@@ -359,7 +359,8 @@ class BatchedReceiverTest {
 
     @Test
     void aConsumerNameRecordedForAnotherQueueIsRefused() throws Exception {
-        update("INSERT INTO EO_CONSUMER VALUES ('" + CONSUMER + "', 'QUEUE', 'orders', CURRENT_TIMESTAMP)");
+        update("INSERT INTO EO_CONSUMER (CONSUMER, DESTINATION_TYPE, DESTINATION, REGISTERED_AT)" + " VALUES ('"
+                + CONSUMER + "', 'QUEUE', 'orders', CURRENT_TIMESTAMP)");
 
         ExecutionException refused =
                 assertThrows(ExecutionException.class, () -> start(receiver()).get(10, TimeUnit.SECONDS));

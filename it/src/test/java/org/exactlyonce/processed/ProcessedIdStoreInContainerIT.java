@@ -12,6 +12,9 @@ import jakarta.jms.Message;
 import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -64,7 +67,7 @@ class ProcessedIdStoreInContainerIT {
     @AfterEach
     void deleteTheTestsRows() throws Exception {
         try (Connection connection = database().getConnection()) {
-            for (String table : List.of("EO_PROCESSED_MESSAGE", "EO_PARKED_MESSAGE")) {
+            for (String table : List.of("EO_PROCESSED_MESSAGE", "EO_PARKED_MESSAGE", "EO_CONSUMER")) {
                 try (PreparedStatement delete =
                         connection.prepareStatement("DELETE FROM " + table + " WHERE CONSUMER = ?")) {
                     delete.setString(1, consumer);
@@ -217,6 +220,33 @@ class ProcessedIdStoreInContainerIT {
     }
 
     @Test
+    void theAcknowledgedIdsAreCountedOnceAndThenKeptByEachConfirmationAndDeletion() throws Exception {
+        for (String id : List.of("a", "b", "c", "d", "e")) {
+            recordAndCommit(id, "credit", "broker-a");
+        }
+        registerTheConsumer();
+        Instant confirmedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        ids().markAcknowledged(consumer, List.of("a", "b"), confirmedAt);
+        assertEquals(Optional.empty(), keptFigure(), "not counted yet: a confirmation does not start the figure");
+
+        assertEquals(2, ids().count(consumer).acknowledged());
+        assertEquals(Optional.of(2L), keptFigure(), "counted once, kept from then on");
+
+        ids().markAcknowledged(consumer, List.of("b", "c", "d"), confirmedAt);
+        assertEquals(Optional.of(4L), keptFigure(), "b was acknowledged already");
+        assertEquals(2, ids().deleteAcknowledged(consumer, List.of("a", "c", "d"), confirmedAt, Set.of("d")));
+        assertEquals(Optional.of(2L), keptFigure(), "d was spared");
+        IdTableCounts counts = ids().count(consumer);
+        assertEquals(2, counts.acknowledged());
+        assertEquals(1, counts.unconfirmed());
+
+        setKeptFigure(1_000L);
+        assertEquals(1_000, ids().count(consumer).acknowledged(), "a run reads the figure, it does not count");
+        setKeptFigure(null);
+        assertEquals(2, ids().count(consumer).acknowledged(), "a figure set to NULL is counted again");
+    }
+
+    @Test
     void theTableHasThePurgesIndexAndNotTheEarlierOne() throws Exception {
         try (Connection connection = database().getConnection()) {
             Map<String, List<String>> indexes = IdTableCheck.indexes(connection.getMetaData());
@@ -269,6 +299,39 @@ class ProcessedIdStoreInContainerIT {
         assertEquals(List.of(), batch);
         assertEquals(0, ids().deleteAcknowledged(consumer, List.of("recent"), confirmedAt.minusSeconds(1), Set.of()));
         assertTrue(ids().find(consumer, "recent").isPresent());
+    }
+
+    private void registerTheConsumer() throws Exception {
+        try (Connection connection = database().getConnection();
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_CONSUMER"
+                        + " (CONSUMER, DESTINATION_TYPE, DESTINATION, REGISTERED_AT) VALUES (?, 'QUEUE', 'q', ?)")) {
+            insert.setString(1, consumer);
+            insert.setTimestamp(2, Timestamp.from(Instant.now()));
+            insert.executeUpdate();
+        }
+    }
+
+    private Optional<Long> keptFigure() throws Exception {
+        try (Connection connection = database().getConnection();
+                PreparedStatement select =
+                        connection.prepareStatement("SELECT ACKNOWLEDGED_IDS FROM EO_CONSUMER WHERE CONSUMER = ?")) {
+            select.setString(1, consumer);
+            try (ResultSet row = select.executeQuery()) {
+                assertTrue(row.next(), "the consumer's row");
+                long figure = row.getLong(1);
+                return row.wasNull() ? Optional.empty() : Optional.of(figure);
+            }
+        }
+    }
+
+    private void setKeptFigure(Long figure) throws Exception {
+        try (Connection connection = database().getConnection();
+                PreparedStatement update =
+                        connection.prepareStatement("UPDATE EO_CONSUMER SET ACKNOWLEDGED_IDS = ? WHERE CONSUMER = ?")) {
+            update.setObject(1, figure, Types.BIGINT);
+            update.setString(2, consumer);
+            update.executeUpdate();
+        }
     }
 
     private boolean recordAndCommit(String id, String body) throws Exception {
