@@ -3,6 +3,7 @@ package org.exactlyonce.it;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -69,6 +70,9 @@ final class CrashSuite {
 
     /** How long a producer sends an order again: longer than a server takes to reconnect to a restarted broker. */
     private static final Duration SEND_RETRIES = Duration.ofMinutes(2);
+
+    /** How long the purges may go on changing the acknowledged IDs after the last message is processed. */
+    private static final Duration PURGES_SETTLE = Duration.ofSeconds(30);
 
     private final LedgerClient ledger;
     private final List<TestServer> servers;
@@ -177,12 +181,30 @@ final class CrashSuite {
         List<String> ledgers =
                 route == Route.WITH_RECEIPTS ? List.of(account, "receipts-" + account) : List.of(account);
         awaitAllProcessed(ledgers, sent.size());
+        awaitKeptCountsHold();
         return Result.of(
                 route == Route.WITH_RECEIPTS ? "outbox-chain" : route == Route.BATCHED ? "batched" : "crash-suite",
                 sent,
                 crashed,
                 0,
                 effects(ledgers));
+    }
+
+    /**
+     * The purge keeps each consumer's count of acknowledged IDs in the transactions that confirm and
+     * delete them, which the suite halts: once the purges settle, every kept count equals the IDs (the
+     * figure and the count are read together, while a purge may still be changing both).
+     */
+    private void awaitKeptCountsHold() {
+        List<String> differ = List.of();
+        for (Instant giveUp = Instant.now().plus(PURGES_SETTLE); Instant.now().isBefore(giveUp); ) {
+            differ = ledger.acknowledgedCountsThatDiffer();
+            if (differ.isEmpty()) {
+                return;
+            }
+            Await.pause(Duration.ofSeconds(1));
+        }
+        throw new AssertionError("kept counts of acknowledged IDs that differ from the table: " + differ);
     }
 
     /** The effects on each of the accounts, by ID. */

@@ -222,6 +222,21 @@ final class LedgerClient {
                                 .build()));
     }
 
+    /**
+     * The consumers whose count of acknowledged IDs, as the purge keeps it, differs from the IDs the
+     * table holds, each with both figures; empty when every kept count holds.
+     */
+    List<String> acknowledgedCountsThatDiffer() {
+        HttpResponse<String> response = get("/ledger/api/faults/acknowledged-counts", CLERK);
+        expect(200, response);
+        return parse(response.body()).asJsonArray().stream()
+                .map(JsonValue::asJsonObject)
+                .filter(count -> count.getJsonNumber("kept").longValue()
+                        != count.getJsonNumber("counted").longValue())
+                .map(JsonObject::toString)
+                .toList();
+    }
+
     /** Makes the server's purge deletions fail (held) or lets them go on again. */
     void holdPurgeDeletions(boolean held) {
         URI uri = URI.create(baseUrl + "/ledger/api/faults/purge-deletions-held");

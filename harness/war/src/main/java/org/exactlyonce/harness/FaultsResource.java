@@ -5,23 +5,28 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.exactlyonce.protocol.ProtocolStep.Step;
 
 /**
  * Faults on demand, on a server with fault injection enabled: a crash at a protocol step, a consumer
- * name taken by another queue.
+ * name taken by another queue; and what a crash must leave whole in the engine's tables.
  */
 @Path("/faults")
 @Consumes(MediaType.APPLICATION_JSON)
@@ -63,6 +68,32 @@ public class FaultsResource {
         faults.holdPurgeDeletions(false);
         return Response.noContent().build();
     }
+
+    /**
+     * Each consumer whose count of acknowledged IDs the purge keeps, with that count and the IDs the
+     * table holds, both read by one statement: what a crash must not set apart.
+     */
+    @GET
+    @Path("/acknowledged-counts")
+    @Produces(MediaType.APPLICATION_JSON)
+    public List<AcknowledgedCount> acknowledgedCounts() throws SQLException {
+        faults.refuseUnlessEnabled();
+        List<AcknowledgedCount> counts = new ArrayList<>();
+        try (Connection connection = database.getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT c.CONSUMER, c.ACKNOWLEDGED_IDS,"
+                        + " (SELECT COUNT(*) FROM EO_PROCESSED_MESSAGE p WHERE p.CONSUMER = c.CONSUMER"
+                        + " AND p.ACKNOWLEDGED_AT IS NOT NULL) FROM EO_CONSUMER c"
+                        + " WHERE c.ACKNOWLEDGED_IDS IS NOT NULL");
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                counts.add(new AcknowledgedCount(rows.getString(1), rows.getLong(2), rows.getLong(3)));
+            }
+        }
+        return counts;
+    }
+
+    /** A consumer's count of acknowledged IDs as the purge keeps it, and as counted. */
+    public record AcknowledgedCount(String consumer, long kept, long counted) {}
 
     /**
      * {@code {"consumer":"…","queue":"…"}}: records the consumer's name in the engine's table as read
