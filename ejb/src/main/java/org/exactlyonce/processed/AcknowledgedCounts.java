@@ -66,20 +66,22 @@ final class AcknowledgedCounts {
         }
     }
 
+    /** The consumer's figure as last committed; empty when it is not kept yet or the consumer has no row. */
+    Optional<Long> figure(String consumer) {
+        return read(consumer).flatMap(figure -> figure);
+    }
+
     /**
      * The consumer's figure, locked for the rest of the transaction; where it is not kept yet (a consumer
      * whose IDs the purge has not counted, or a row from before the column), counted now and kept from
-     * then on. Empty when the consumer has no row: its destination is not recorded.
+     * then on. Empty when the consumer has no row: its destination is not recorded. The lock must be the
+     * transaction's first statement: MariaDB's transactions read from a snapshot of their first read.
      */
     Optional<Long> kept(String consumer, LongSupplier count) {
         lock(consumer);
-        List<?> figure =
-                entityManager.createNativeQuery(READ).setParameter(1, consumer).getResultList();
-        if (figure.isEmpty()) {
-            return Optional.empty();
-        }
-        if (figure.get(0) instanceof Number kept) {
-            return Optional.of(kept.longValue());
+        Optional<Optional<Long>> row = read(consumer);
+        if (row.isEmpty() || row.get().isPresent()) {
+            return row.flatMap(figure -> figure);
         }
         long counted = count.getAsLong();
         entityManager
@@ -88,5 +90,14 @@ final class AcknowledgedCounts {
                 .setParameter(2, consumer)
                 .executeUpdate();
         return Optional.of(counted);
+    }
+
+    /** Empty when the consumer has no row; else its figure, empty while it is not kept. */
+    private Optional<Optional<Long>> read(String consumer) {
+        List<?> row =
+                entityManager.createNativeQuery(READ).setParameter(1, consumer).getResultList();
+        return row.isEmpty()
+                ? Optional.empty()
+                : Optional.of(Optional.ofNullable((Number) row.get(0)).map(Number::longValue));
     }
 }

@@ -1,6 +1,7 @@
 package org.exactlyonce.processed;
 
 import jakarta.annotation.Resource;
+import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -44,6 +45,9 @@ public class ProcessedMessages {
 
     @Resource(lookup = "java:comp/DefaultDataSource")
     private DataSource database;
+
+    @Resource
+    private SessionContext context;
 
     private final Clock clock = Clock.systemUTC();
 
@@ -251,12 +255,13 @@ public class ProcessedMessages {
      * that figure, rather than each request reading (and, on Derby, share-locking) the rows the purge is
      * updating.
      */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public IdTableCounts count(String consumer) {
         Instant countedAt = clock.instant();
-        // first, so that MariaDB's snapshot for the count (if one is needed) begins after the lock
         long acknowledged = acknowledgedCounts()
-                .flatMap(counts -> counts.kept(consumer, () -> countAcknowledged(consumer)))
-                .orElseGet(() -> countAcknowledged(consumer));
+                .flatMap(counts -> counts.figure(consumer))
+                .orElseGet(
+                        () -> context.getBusinessObject(ProcessedMessages.class).countAcknowledged(consumer));
         LocalDateTime oldest = entityManager
                 .createQuery(
                         "select min(p.processedAt) from ProcessedMessage p where p.consumer = :consumer"
@@ -271,8 +276,16 @@ public class ProcessedMessages {
                 countedAt);
     }
 
-    private long countAcknowledged(String consumer) {
-        return count(consumer, "p.acknowledgedAt is not null");
+    /**
+     * Counts one consumer's acknowledged IDs, for {@link #count} where their count is not kept: in a
+     * transaction of its own, that holds the count's lock from its first statement, if the table keeps
+     * counts, and keeps the count from then on.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public long countAcknowledged(String consumer) {
+        return acknowledgedCounts()
+                .flatMap(counts -> counts.kept(consumer, () -> count(consumer, "p.acknowledgedAt is not null")))
+                .orElseGet(() -> count(consumer, "p.acknowledgedAt is not null"));
     }
 
     private long count(String consumer, String condition) {
