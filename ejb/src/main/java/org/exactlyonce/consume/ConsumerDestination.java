@@ -42,9 +42,10 @@ public class ConsumerDestination {
     private LocalDateTime registeredAt;
 
     /**
-     * Mapped so that a generated schema has the column; never read or written here: the purge keeps it in
-     * SQL, in the transactions that change the count ({@code processed.AcknowledgedCounts}). Its type is
-     * spelt out because EclipseLink generates a read-only column as VARCHAR(255).
+     * Mapped so that a generated schema has the column; never read or written here (nor loaded:
+     * {@link ConsumerDestinations#find} names its columns, so a table from before it works): the purge
+     * keeps it in SQL, in the transactions that change the count ({@code processed.AcknowledgedCounts}).
+     * Its type is spelt out because EclipseLink generates a read-only column as VARCHAR(255).
      */
     @Column(name = "ACKNOWLEDGED_IDS", insertable = false, updatable = false, columnDefinition = "BIGINT")
     private Long acknowledgedIds;

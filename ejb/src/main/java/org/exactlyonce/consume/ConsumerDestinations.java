@@ -9,6 +9,8 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.exactlyonce.processed.SqlStates;
@@ -53,8 +55,24 @@ public class ConsumerDestinations {
         }
     }
 
+    /**
+     * The destination recorded for a consumer. It names the columns it reads, where finding the entity
+     * would read every column it maps: a table created before {@code ACKNOWLEDGED_IDS} has not got it.
+     */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public Optional<ConsumerDestination> find(String consumer) {
-        return Optional.ofNullable(entityManager.find(ConsumerDestination.class, consumer));
+        return entityManager
+                .createQuery(
+                        "select c.kind, c.destination, c.registeredAt from ConsumerDestination c"
+                                + " where c.consumer = :consumer",
+                        Object[].class)
+                .setParameter("consumer", consumer)
+                .getResultStream()
+                .findFirst()
+                .map(row -> new ConsumerDestination(
+                        consumer,
+                        (ConsumerDestination.Kind) row[0],
+                        (String) row[1],
+                        ((LocalDateTime) row[2]).toInstant(ZoneOffset.UTC)));
     }
 }

@@ -1,6 +1,7 @@
 package org.exactlyonce.processed;
 
 import jakarta.persistence.EntityManager;
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,12 +37,18 @@ final class AcknowledgedCounts {
         this.entityManager = entityManager;
     }
 
-    /** Whether the table has the figure's column: a table created by an earlier {@code src/ddl} does not. */
-    static boolean haveTheirColumn(DatabaseMetaData metaData) throws SQLException {
+    /**
+     * Whether the connection's own schema's table has the figure's column: a table created by an earlier
+     * {@code src/ddl} does not. (Not any schema's: a copy elsewhere with the column would make every
+     * confirmation fail on this one.)
+     */
+    static boolean haveTheirColumn(Connection connection) throws SQLException {
+        DatabaseMetaData metaData = connection.getMetaData();
         // PostgreSQL keeps unquoted names in lower case, Derby in upper case, MariaDB as written
         for (List<String> names :
                 List.of(List.of("EO_CONSUMER", "ACKNOWLEDGED_IDS"), List.of("eo_consumer", "acknowledged_ids"))) {
-            try (ResultSet column = metaData.getColumns(null, null, names.get(0), names.get(1))) {
+            try (ResultSet column =
+                    metaData.getColumns(connection.getCatalog(), connection.getSchema(), names.get(0), names.get(1))) {
                 if (column.next()) {
                     return true;
                 }

@@ -122,7 +122,7 @@ public class IdTableCheck {
      */
     private void warnOfEarlierSchema() {
         try (Connection connection = database.getConnection()) {
-            if (!AcknowledgedCounts.haveTheirColumn(connection.getMetaData())) {
+            if (!AcknowledgedCounts.haveTheirColumn(connection)) {
                 LOG.warning("exactly-once: EO_CONSUMER has no ACKNOWLEDGED_IDS column, so every purge run counts"
                         + " each consumer's acknowledged IDs in EO_PROCESSED_MESSAGE. Add it as src/ddl has it:"
                         + " ALTER TABLE EO_CONSUMER ADD ACKNOWLEDGED_IDS BIGINT");
@@ -138,7 +138,7 @@ public class IdTableCheck {
                     .forEach(index -> LOG.warning(() -> "exactly-once: EO_PROCESSED_MESSAGE keeps the index " + index
                             + " on ACKNOWLEDGED_AT alone, which the engine no longer reads: every insert updates"
                             + " it, and a purge may read it instead of " + PURGE_INDEX + ". Drop it: DROP INDEX "
-                            + index));
+                            + index + " (on MariaDB: DROP INDEX " + index + " ON EO_PROCESSED_MESSAGE)"));
         } catch (SQLException e) {
             LOG.warning(() -> "exactly-once could not read how its tables were created: " + e);
         }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.exactlyonce.protocol.ProtocolStep;
 
@@ -54,8 +55,11 @@ public class ProcessedMessages {
     /** Learnt from the database on first use: see {@link #unconfirmedInIdOrder}. */
     private String unconfirmedOrder;
 
-    /** Learnt from the database on first use: empty where its table has no column for the figures. */
-    private Optional<AcknowledgedCounts> acknowledgedCounts;
+    /**
+     * Learnt from the database once it has the column for the figures; until then, asked again on each
+     * use, so that the figures are kept from the moment an operator adds the column.
+     */
+    private Optional<AcknowledgedCounts> acknowledgedCounts = Optional.empty();
 
     /**
      * Why an ID that {@link FirstDeliveries#record} found in the table is there; asked after the
@@ -212,17 +216,33 @@ public class ProcessedMessages {
 
     /**
      * Deletes, in one transaction, those of the IDs that are still acknowledged at or before
-     * {@code cutoff} and not parked, except those to spare. Every condition of {@link #acknowledgedUntil}
+     * {@code cutoff} and not parked, except those in flight. Every condition of {@link #acknowledgedUntil}
      * is checked again: a delivery may have parked a re-sent copy of an ID since the batch was read. The
-     * consumer's count of acknowledged IDs changes in the same transaction.
+     * consumer's count of acknowledged IDs changes in the same transaction, and is locked before the
+     * deliveries are held: so they are held while the rows are deleted, never while this waits for
+     * another server's transaction on the count. A delivery that begins once they are no longer held
+     * and inserts a deleted ID waits for this transaction's end, as it would have before.
      *
+     * @param whileNoneBegins runs the deletion it is given, with the IDs in flight to spare, while no
+     *     delivery of the consumer can begin
      * @return how many it deleted (fewer when another server's purge deleted some first)
      */
-    public int deleteAcknowledged(String consumer, List<String> messageIds, Instant cutoff, Set<String> spared) {
+    public int deleteAcknowledged(
+            String consumer,
+            List<String> messageIds,
+            Instant cutoff,
+            Function<Function<Set<String>, Integer>, Integer> whileNoneBegins) {
         if (messageIds.isEmpty()) {
             return 0;
         }
         acknowledgedCounts().ifPresent(counts -> counts.lock(consumer));
+        int deleted = whileNoneBegins.apply(spared -> delete(consumer, messageIds, cutoff, spared));
+        acknowledgedCounts().ifPresent(counts -> counts.add(consumer, -deleted));
+        steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
+        return deleted;
+    }
+
+    private int delete(String consumer, List<String> messageIds, Instant cutoff, Set<String> spared) {
         Query delete = entityManager
                 .createQuery("delete from ProcessedMessage p where p.consumer = :consumer"
                         + " and p.messageId in :ids and p.acknowledgedAt <= :cutoff"
@@ -234,10 +254,7 @@ public class ProcessedMessages {
         if (!spared.isEmpty()) {
             delete.setParameter("spared", stored(spared));
         }
-        int deleted = delete.executeUpdate();
-        acknowledgedCounts().ifPresent(counts -> counts.add(consumer, -deleted));
-        steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
-        return deleted;
+        return delete.executeUpdate();
     }
 
     /** A cheap query, to learn whether the database answers again; throws when it does not. */
@@ -318,11 +335,11 @@ public class ProcessedMessages {
     }
 
     private Optional<AcknowledgedCounts> acknowledgedCounts() {
-        if (acknowledgedCounts == null) {
+        if (acknowledgedCounts.isEmpty()) {
             try (Connection connection = database.getConnection()) {
-                acknowledgedCounts = AcknowledgedCounts.haveTheirColumn(connection.getMetaData())
-                        ? Optional.of(new AcknowledgedCounts(entityManager))
-                        : Optional.empty();
+                if (AcknowledgedCounts.haveTheirColumn(connection)) {
+                    acknowledgedCounts = Optional.of(new AcknowledgedCounts(entityManager));
+                }
             } catch (SQLException e) {
                 throw new IllegalStateException("the database did not describe EO_CONSUMER: " + e, e);
             }

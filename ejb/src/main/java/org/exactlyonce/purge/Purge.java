@@ -202,8 +202,8 @@ public class Purge {
 
         @Override
         public int deleteAcknowledged(String consumer, List<String> messageIds, Instant cutoff) {
-            return inFlight.whileNoneBegins(
-                    consumer, spared -> processedMessages.deleteAcknowledged(consumer, messageIds, cutoff, spared));
+            return processedMessages.deleteAcknowledged(
+                    consumer, messageIds, cutoff, delete -> inFlight.whileNoneBegins(consumer, delete));
         }
 
         @Override

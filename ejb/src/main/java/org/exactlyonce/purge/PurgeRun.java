@@ -256,7 +256,9 @@ final class PurgeRun {
                 }
                 List<String> batchIds =
                         batch.stream().map(Acknowledged::messageId).toList();
-                Instant began = clock.instant(); // taking the lock waits at most for a delivery's registration
+                // the batch's whole transaction: at most how long it held deliveries, which it holds only
+                // while it deletes (taking that lock waits at most for a delivery's registration)
+                Instant began = clock.instant();
                 deleted += ids.deleteAcknowledged(consumer, batchIds, cutoff);
                 lockHeld(Duration.between(began, clock.instant()));
                 stepped();

@@ -14,7 +14,7 @@ class AcknowledgedCountsTest {
     @Test
     void tablesFromTheDdlHaveTheColumn() throws Exception {
         try (Connection connection = EngineTables.inNewDerby("kept-counts").getConnection()) {
-            assertTrue(AcknowledgedCounts.haveTheirColumn(connection.getMetaData()));
+            assertTrue(AcknowledgedCounts.haveTheirColumn(connection));
         }
     }
 
@@ -24,7 +24,7 @@ class AcknowledgedCountsTest {
                 Statement ddl = connection.createStatement()) {
             ddl.execute("ALTER TABLE EO_CONSUMER DROP COLUMN ACKNOWLEDGED_IDS");
 
-            assertFalse(AcknowledgedCounts.haveTheirColumn(connection.getMetaData()));
+            assertFalse(AcknowledgedCounts.haveTheirColumn(connection));
         }
     }
 }

@@ -70,8 +70,8 @@ public class FaultsResource {
     }
 
     /**
-     * Each consumer whose count of acknowledged IDs the purge keeps, with that count and the IDs the
-     * table holds, both read by one statement: what a crash must not set apart.
+     * Each consumer's count of acknowledged IDs as the purge keeps it (null while not kept) and the IDs
+     * the table holds, both read by one statement: what a crash must not set apart.
      */
     @GET
     @Path("/acknowledged-counts")
@@ -82,18 +82,18 @@ public class FaultsResource {
         try (Connection connection = database.getConnection();
                 PreparedStatement select = connection.prepareStatement("SELECT c.CONSUMER, c.ACKNOWLEDGED_IDS,"
                         + " (SELECT COUNT(*) FROM EO_PROCESSED_MESSAGE p WHERE p.CONSUMER = c.CONSUMER"
-                        + " AND p.ACKNOWLEDGED_AT IS NOT NULL) FROM EO_CONSUMER c"
-                        + " WHERE c.ACKNOWLEDGED_IDS IS NOT NULL");
+                        + " AND p.ACKNOWLEDGED_AT IS NOT NULL) FROM EO_CONSUMER c");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                counts.add(new AcknowledgedCount(rows.getString(1), rows.getLong(2), rows.getLong(3)));
+                long kept = rows.getLong(2);
+                counts.add(new AcknowledgedCount(rows.getString(1), rows.wasNull() ? null : kept, rows.getLong(3)));
             }
         }
         return counts;
     }
 
-    /** A consumer's count of acknowledged IDs as the purge keeps it, and as counted. */
-    public record AcknowledgedCount(String consumer, long kept, long counted) {}
+    /** A consumer's count of acknowledged IDs as the purge keeps it (null while not kept), and as counted. */
+    public record AcknowledgedCount(String consumer, Long kept, long counted) {}
 
     /**
      * {@code {"consumer":"…","queue":"…"}}: records the consumer's name in the engine's table as read
