@@ -67,7 +67,8 @@ public class ConsumerDestinations {
                                 + " where c.consumer = :consumer",
                         Object[].class)
                 .setParameter("consumer", consumer)
-                .getResultStream()
+                .getResultList()
+                .stream()
                 .findFirst()
                 .map(row -> new ConsumerDestination(
                         consumer,

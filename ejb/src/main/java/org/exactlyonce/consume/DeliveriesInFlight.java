@@ -12,8 +12,10 @@ import java.util.function.Function;
  * The message IDs this server's consumers are processing right now. A producer's copy of an ID can be
  * delivered while the purge deletes that ID: the broker lists it under its own broker ID and a browser
  * does not show it. The purge deletes while holding this registry's write lock and spares the IDs in
- * it; a delivery registers its ID under the read lock before it looks the ID up, so it either is
- * spared or finds the deletion already committed, exactly as if it had arrived after it.
+ * it; a delivery registers its ID under the read lock before it inserts the ID, so it either is
+ * spared or inserts after the delete: PostgreSQL, MariaDB and Derby make an insert of a key whose row
+ * another transaction has deleted wait for that transaction's end, so the delivery is as one that
+ * arrived after the deletion (or, if the purge rolls back, a duplicate).
  */
 @ApplicationScoped
 public class DeliveriesInFlight {

@@ -154,7 +154,8 @@ public class ProcessedMessages {
         if (messageIds.isEmpty()) {
             return 0;
         }
-        acknowledgedCounts().ifPresent(counts -> counts.lock(consumer));
+        Optional<AcknowledgedCounts> counts = acknowledgedCounts();
+        counts.ifPresent(kept -> kept.lock(consumer));
         int marked = entityManager
                 .createQuery("update ProcessedMessage p set p.acknowledgedAt = :now where p.consumer = :consumer"
                         + " and p.messageId in :ids and p.acknowledgedAt is null")
@@ -162,7 +163,7 @@ public class ProcessedMessages {
                 .setParameter("consumer", consumer)
                 .setParameter("ids", stored(messageIds))
                 .executeUpdate();
-        acknowledgedCounts().ifPresent(counts -> counts.add(consumer, marked));
+        counts.ifPresent(kept -> kept.add(consumer, marked));
         return marked;
     }
 
@@ -235,9 +236,10 @@ public class ProcessedMessages {
         if (messageIds.isEmpty()) {
             return 0;
         }
-        acknowledgedCounts().ifPresent(counts -> counts.lock(consumer));
+        Optional<AcknowledgedCounts> counts = acknowledgedCounts();
+        counts.ifPresent(kept -> kept.lock(consumer));
         int deleted = whileNoneBegins.apply(spared -> delete(consumer, messageIds, cutoff, spared));
-        acknowledgedCounts().ifPresent(counts -> counts.add(consumer, -deleted));
+        counts.ifPresent(kept -> kept.add(consumer, -deleted));
         steps.fire(ProtocolStep.ofPurge(ProtocolStep.Step.PURGE_DELETING, consumer));
         return deleted;
     }

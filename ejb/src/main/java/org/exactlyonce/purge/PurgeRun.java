@@ -57,8 +57,9 @@ final class PurgeRun {
         List<Acknowledged> acknowledgedUntil(String consumer, Instant cutoff, Optional<Acknowledged> after, int limit);
 
         /**
-         * Deletes those of the IDs still acknowledged at or before the cutoff, while no delivery of the
-         * consumer can begin: the time it takes holds them.
+         * Deletes those of the IDs still acknowledged at or before the cutoff, in one transaction whose
+         * delete runs while no delivery of the consumer can begin: the time it takes is at most how long
+         * it holds them.
          *
          * @return how many it deleted
          */
