@@ -42,8 +42,9 @@ public class ConsumerDestination {
     private LocalDateTime registeredAt;
 
     /**
-     * Mapped so that a generated schema has the column; never read or written here (nor loaded:
-     * {@link ConsumerDestinations#find} names its columns, so a table from before it works): the purge
+     * Mapped so that a generated schema has the column; never read or written here (nor loaded: the
+     * destination is read and written by its columns in {@link ConsumerRows}, so a table from before it
+     * works): the purge
      * keeps it in SQL, in the transactions that change the count ({@code processed.AcknowledgedCounts}).
      * Its type is spelt out because EclipseLink generates a read-only column as VARCHAR(255).
      */

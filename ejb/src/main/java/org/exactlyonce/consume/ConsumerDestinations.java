@@ -5,12 +5,8 @@ import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.exactlyonce.processed.SqlStates;
@@ -19,9 +15,6 @@ import org.exactlyonce.processed.SqlStates;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class ConsumerDestinations {
-
-    @PersistenceContext(unitName = "exactly-once")
-    private EntityManager entityManager;
 
     /** The persistence unit's data source. */
     @Resource(lookup = "java:comp/DefaultDataSource")
@@ -56,24 +49,16 @@ public class ConsumerDestinations {
     }
 
     /**
-     * The destination recorded for a consumer. It names the columns it reads, where finding the entity
-     * would read every column it maps: a table created before {@code ACKNOWLEDGED_IDS} has not got it.
+     * The destination recorded for a consumer, read as {@link #register} writes it: by its columns, so
+     * that a table created before {@code ACKNOWLEDGED_IDS} (which finding the entity would read) works.
      */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public Optional<ConsumerDestination> find(String consumer) {
-        return entityManager
-                .createQuery(
-                        "select c.kind, c.destination, c.registeredAt from ConsumerDestination c"
-                                + " where c.consumer = :consumer",
-                        Object[].class)
-                .setParameter("consumer", consumer)
-                .getResultList()
-                .stream()
-                .findFirst()
-                .map(row -> new ConsumerDestination(
-                        consumer,
-                        (ConsumerDestination.Kind) row[0],
-                        (String) row[1],
-                        ((LocalDateTime) row[2]).toInstant(ZoneOffset.UTC)));
+        try (Connection connection = database.getConnection()) {
+            return ConsumerRows.find(connection, consumer);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "the database did not say which destination " + consumer + " reads: " + e, e);
+        }
     }
 }
