@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 import org.exactlyonce.protocol.ProtocolStep;
 
@@ -302,9 +303,10 @@ public class ProcessedMessages {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public long countAcknowledged(String consumer) {
+        LongSupplier counted = () -> count(consumer, "p.acknowledgedAt is not null");
         return acknowledgedCounts()
-                .flatMap(counts -> counts.kept(consumer, () -> count(consumer, "p.acknowledgedAt is not null")))
-                .orElseGet(() -> count(consumer, "p.acknowledgedAt is not null"));
+                .flatMap(counts -> counts.kept(consumer, counted))
+                .orElseGet(counted::getAsLong);
     }
 
     private long count(String consumer, String condition) {
