@@ -77,7 +77,7 @@ class ConsoleBrowserIT {
     @Test
     void anAdminSeesTheFiguresFindsAnIdAndReplaysAParkedMessage() throws IOException {
         // the demo admin's credentials in the address: the browser keeps them for the page's API calls
-        String base = System.getProperty("it.base-url", "https://localhost:19443");
+        String base = Phase.baseUrl();
         browser.get(base.replace("://", "://admin:admin@") + "/exactly-once/");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("user"), "admin (admin)"));
         long processedBefore = wait.until(page -> Long.parseLong(processedCell().getText()));
@@ -123,7 +123,7 @@ class ConsoleBrowserIT {
     @Test
     void anAdminSeesAnOutgoingMessageThatCannotBeSentWithItsReasonAndDiscardsIt() {
         String messageId = ledger.sendThroughOutbox("NoSuchQueue-" + UUID.randomUUID(), "<b>for nobody</b>");
-        String base = System.getProperty("it.base-url", "https://localhost:19443");
+        String base = Phase.baseUrl();
         browser.get(base.replace("://", "://admin:admin@") + "/exactly-once/");
 
         String reason = wait.until(page -> Optional.ofNullable(rowOf(OUTBOX, messageId))

@@ -165,7 +165,7 @@ class ConsoleIT {
 
     @Test
     void overPlainHttpEveryApplicationRedirectsToHttpsBeforeSigningIn() {
-        LedgerClient plain = new LedgerClient(System.getProperty("it.http-url", "http://localhost:19080"));
+        LedgerClient plain = new LedgerClient(Phase.httpUrl());
 
         for (String path : List.of("/exactly-once/", API + "/consumers", "/ledger/api/accounts/" + account)) {
             HttpResponse<String> answer = plain.call("GET", path, null, false);
@@ -203,11 +203,9 @@ class ConsoleIT {
     @Test
     void withTheDemoUsersNoOtherMachineReachesTheServer() throws Exception {
         List<Integer> ports = List.of(
-                URI.create(System.getProperty("it.http-url", "http://localhost:19080"))
-                        .getPort(),
-                URI.create(System.getProperty("it.base-url", "https://localhost:19443"))
-                        .getPort(),
-                Integer.getInteger("it.jms-port", 17276));
+                URI.create(Phase.httpUrl()).getPort(),
+                URI.create(Phase.baseUrl()).getPort(),
+                Phase.jmsPort());
 
         for (int port : ports) {
             List<InetAddress> bound = ListeningSockets.boundTo(port);

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * A consumer name is recorded with the destination it reads, and a second destination for the name is
  * refused. Runs before any other test of its server has sent the audit consumer a message: the server
- * checks a consumer's destination at its first delivery.
+ * checks a consumer's destination at its first delivery. So it is the first class of its phase (the
+ * failsafe executions order classes by {@link Order}; a class without one comes after).
  */
+@Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsumerIdentityIT {
 

@@ -14,19 +14,23 @@ import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 import org.exactlyonce.it.misnamed.MisnamedConsumer;
 import org.exactlyonce.it.sending.SendingConsumer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
  * What the engine refuses when an application is deployed, before any message reaches it. Each test
  * drops an application of its own into the running server's deployment folder, beside the sample:
- * the engine's module, taken from the sample's EAR, and a web module holding one consumer.
+ * the engine's module, taken from the sample's EAR, and a web module holding one consumer. It runs early
+ * in its phase, right after {@link ConsumerIdentityIT}: the phase's other tests expect no application
+ * beside the sample, and its own are gone by then.
  */
+@Order(2)
 class DeploymentCheckIT {
 
     private static final Duration DEPLOYMENT = Duration.ofSeconds(90);
 
-    private final Path deployments = Path.of(System.getProperty("it.deployments"));
-    private final String failureCode = System.getProperty("it.deployment-failure");
+    private final Path deployments = Phase.deployments();
+    private final String failureCode = Phase.deploymentFailureCode();
     private final ServerLog log = new ServerLog();
 
     @Test

@@ -55,7 +55,7 @@ final class LedgerClient {
 
     /** The client of the test phase's server. */
     LedgerClient() {
-        this(System.getProperty("it.base-url", "https://localhost:19443"));
+        this(Phase.baseUrl());
     }
 
     /** Health is on the application's port on Open Liberty; WildFly serves it on its management port. */

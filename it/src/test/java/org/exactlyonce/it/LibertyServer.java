@@ -15,7 +15,7 @@ final class LibertyServer implements TestServer {
     private final LedgerClient ledger;
 
     LibertyServer(LedgerClient ledger) {
-        this(ledger, System.getProperty("it.server", "it-derby"));
+        this(ledger, Phase.libertyServer());
     }
 
     LibertyServer(LedgerClient ledger, String name) {

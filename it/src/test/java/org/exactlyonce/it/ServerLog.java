@@ -10,17 +10,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The test phase's server log: {@code it.server-log} (WildFly's server.log), else the messages.log of the
- * Liberty server {@code it.server} names.
+ * The test phase's server log ({@link Phase#log}): a WildFly's server.log, a Liberty's messages.log.
  */
 final class ServerLog {
 
-    private final Path log = Path.of(System.getProperty("it.server-log", libertyLog()));
-
-    private static String libertyLog() {
-        return System.getProperty("it.liberty.dir") + "/usr/servers/" + System.getProperty("it.server", "it-derby")
-                + "/logs/messages.log";
-    }
+    private final Path log = Phase.log();
 
     /** How many lines mention the text, in any case. */
     long linesMentioning(String text) {

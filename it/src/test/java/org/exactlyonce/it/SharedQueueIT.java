@@ -20,7 +20,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Servers side by side on one queue of a standalone Artemis broker, with one PostgreSQL database: the
- * phase's server and two Liberty servers beside it ({@code it.shared.liberty-servers}, name:port each,
+ * phase's server and two Liberty test servers beside it ({@code it.shared.liberty-servers}, by name,
  * started here and stopped after), every one consuming with the same number of sessions. A round sends
  * every credit twice, so that its copies race across the servers, and checks that every ID has one
  * effect and that no server is starved: each resolves (books or drops) at least a quarter of an even
@@ -81,14 +81,13 @@ class SharedQueueIT {
         }
     }
 
-    /** Starts another Liberty of the phase, named {@code name:port}, and counts it in. */
-    private void join(String nameAndPort) throws Exception {
-        String[] parts = nameAndPort.split(":");
-        LedgerClient client = new LedgerClient("https://localhost:" + parts[1]);
-        LibertyServer server = new LibertyServer(client, parts[0]);
+    /** Starts another Liberty test server of the phase and counts it in. */
+    private void join(String name) throws Exception {
+        LedgerClient client = new LedgerClient(Phase.baseUrlOf(name));
+        LibertyServer server = new LibertyServer(client, name);
         server.restart();
         started.add(server);
-        servers.add(new Participant(parts[0], client));
+        servers.add(new Participant(name, client));
     }
 
     private void round() {

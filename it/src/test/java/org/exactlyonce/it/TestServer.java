@@ -9,9 +9,9 @@ import java.util.Optional;
 /** The test phase's server, for tests that crash it and need it back: a Liberty or a WildFly. */
 interface TestServer {
 
-    /** The server of the test phase, as {@code it.wildfly.start} (WildFly) or {@code it.server} (Liberty) names it. */
+    /** The server of the test phase ({@link Phase}). */
     static TestServer of(LedgerClient ledger) {
-        return WildFlyServer.isTheTestServer() ? new WildFlyServer(ledger) : new LibertyServer(ledger);
+        return Phase.onWildFly() ? new WildFlyServer(ledger) : new LibertyServer(ledger);
     }
 
     LedgerClient ledger();

@@ -23,7 +23,7 @@ class TwoEnginesIT {
             Duration.ofSeconds(20).plusSeconds(10);
 
     private final LedgerClient crashing = new LedgerClient();
-    private final LedgerClient purging = new LedgerClient(System.getProperty("it.second-base-url"));
+    private final LedgerClient purging = new LedgerClient(Phase.secondBaseUrl());
     private final TestServer server = TestServer.of(crashing);
     private final String account = "acct-" + UUID.randomUUID();
 

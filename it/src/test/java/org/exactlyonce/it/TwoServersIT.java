@@ -20,8 +20,8 @@ class TwoServersIT {
     private static final int MESSAGES = 500;
     private static final int COPIES = 3;
 
-    private final LedgerClient serverA = new LedgerClient(System.getProperty("it.base-url"));
-    private final LedgerClient serverB = new LedgerClient(System.getProperty("it.second-base-url"));
+    private final LedgerClient serverA = new LedgerClient();
+    private final LedgerClient serverB = new LedgerClient(Phase.secondBaseUrl());
     private final String account = "acct-" + UUID.randomUUID();
 
     @Test

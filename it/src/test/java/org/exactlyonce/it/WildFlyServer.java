@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,19 +13,13 @@ import java.util.List;
  */
 final class WildFlyServer implements TestServer {
 
-    private static final String START = "it.wildfly.start";
     private static final Duration RESTART = Duration.ofMinutes(3);
 
-    private final List<String> arguments =
-            Arrays.asList(System.getProperty(START, "").trim().split("\\s+"));
+    private final List<String> arguments = Phase.wildFlyStart();
     private final LedgerClient ledger;
 
     WildFlyServer(LedgerClient ledger) {
         this.ledger = ledger;
-    }
-
-    static boolean isTheTestServer() {
-        return !System.getProperty(START, "").isBlank();
     }
 
     @Override
@@ -37,18 +30,18 @@ final class WildFlyServer implements TestServer {
     /** The WildFly's base directory's name: each test WildFly has its own. */
     @Override
     public String name() {
-        return "wildfly-" + Path.of(arguments.get(1)).getFileName();
+        return "wildfly-" + Phase.wildFlyBase().getFileName();
     }
 
     @Override
     public Path pidFile() {
-        return Path.of(arguments.get(1), "wildfly.pid");
+        return Phase.wildFlyBase().resolve("wildfly.pid");
     }
 
     /** As {@code wildfly.sh} sets it. */
     @Override
     public Path faultInjectionDirectory() {
-        return Path.of(arguments.get(1), "fault-injection");
+        return Phase.wildFlyBase().resolve("fault-injection");
     }
 
     @Override
