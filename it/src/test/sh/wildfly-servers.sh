@@ -37,8 +37,8 @@ cli "$orders" "$root/orders/wildfly/orders.cli"
 "$home/bin/add-user.sh" -a -s -u operator -p operator -g exactly-once-admin -sc "$orders/configuration"
 
 for start in "${starts[@]}"; do
-    # shellcheck disable=SC2086 # one word per argument of wildfly.sh
-    bash "$here/wildfly.sh" $start
+    read -ra arguments <<< "$start" # one word per argument of wildfly.sh
+    bash "$here/wildfly.sh" "${arguments[@]}"
 done
 
 # Waits until the server has deployed the application (the scanner's .deployed marker); fails, naming

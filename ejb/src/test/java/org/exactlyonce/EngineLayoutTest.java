@@ -3,6 +3,7 @@ package org.exactlyonce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.enterprise.inject.spi.Extension;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -10,6 +11,8 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,19 +23,25 @@ import java.util.regex.Pattern;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.exactlyonce.Internal.Reason;
 import org.junit.jupiter.api.Test;
 
 /**
  * The engine's shape, read from its compiled classes: which types are public and why, and that no
- * package depends on itself through others. A type made public, or a dependency that closes a loop,
- * fails here until the change says why.
+ * package depends on itself through others. A type made public without saying why, or a dependency that
+ * closes a loop, fails here.
  */
 class EngineLayoutTest {
 
     private static final Path CLASSES = Path.of("target", "classes");
 
-    /** What users extend, throw, call and observe: the API. */
+    /**
+     * What users extend, throw, call and observe: the API, the public types not marked {@link Internal}
+     * (with their public member types).
+     */
     private static final Set<String> API = Set.of(
+            "Internal",
+            "Internal.Reason",
             "consume.AbstractExactlyOnceConsumer",
             "consume.BatchedReceiver",
             "consume.BatchedReceiver.Acknowledgement",
@@ -46,81 +55,59 @@ class EngineLayoutTest {
             "protocol.ProtocolStep",
             "protocol.ProtocolStep.Step");
 
-    /** What the console, a module of its own, reads and operates. */
-    private static final Set<String> FOR_THE_CONSOLE = Set.of(
-            "broker.BrokerConnections",
-            "consume.ConsumerDestination",
-            "consume.ConsumerDestination.Kind",
-            "consume.LocalConsumers",
-            "message.BodyType",
-            "outage.DatabaseOutage",
-            "outbox.OutboxFigures",
-            "outbox.UnsentMessage",
-            "park.ParkedMessage",
-            "park.ParkedMessages",
-            "park.ParkedMessages.Replay",
-            "processed.IdTableCounts",
-            "processed.ProcessedMessage",
-            "processed.ProcessedMessage.Key",
-            "processed.ProcessedMessage.State",
-            "processed.ProcessedMessages",
-            "purge.Purge",
-            "purge.PurgeReport",
-            "telemetry.ConsumerMetrics",
-            "telemetry.Outcome");
+    private static final Set<String> ENTERPRISE_BEANS = Set.of(
+            "jakarta.ejb.Stateless", "jakarta.ejb.Stateful", "jakarta.ejb.Singleton", "jakarta.ejb.MessageDriven");
 
-    /** Public because a specification says so: enterprise beans, and CDI extensions a service loader makes. */
-    private static final Set<String> FOR_THE_CONTAINER = Set.of(
-            "consume.ConsumerDestinations",
-            "consume.ConsumerNameCheck",
-            "consume.SettingsCheck",
-            "outbox.DirectSendCheck",
-            "outbox.OutboxRelay",
-            "processed.IdTableCheck");
-
-    /** One feature's type that another feature of the engine uses. */
-    private static final Set<String> BETWEEN_FEATURES = Set.of(
-            "broker.ApplicationIds",
-            "broker.BrokerCannotTell",
-            "broker.BrokerConnections.Visitor",
-            "broker.BrokerView",
-            "broker.BrokerView.Candidate",
-            "broker.MessageEndpoints",
-            "broker.artemis.ArtemisView",
-            "broker.liberty.LibertyEndpoints",
-            "broker.liberty.MessagingEngineView",
-            "broker.wildfly.WildFlyEndpoints",
-            "consume.DeliveriesInFlight",
-            "consume.MessageIds",
-            "message.MessageBodies",
-            "message.MessageCopies",
-            "message.MessageCopies.Copy",
-            "message.MessageCopies.Headers",
-            "message.MessageCopies.StoredMessage",
-            "outage.DatabaseCalls",
-            "outage.TransientDatabaseFailure",
-            "platform.BrokerChoice",
-            "park.ParkedRows",
-            "processed.FirstDeliveries",
-            "processed.IdRows",
-            "processed.IdRows.IdRow",
-            "processed.ProcessedMessages.Duplicate",
-            "processed.SqlStates",
-            "processed.StoredIds",
-            "telemetry.DeliveryTrace",
-            "telemetry.OutboxReadings",
-            "telemetry.OutboxReadings.Reading",
-            "telemetry.Telemetry");
-
-    private static final Pattern PACKAGE_EDGE =
+    private static final Pattern EDGE =
             Pattern.compile("^\\s+(org\\.exactlyonce\\S*)\\s+->\\s+(org\\.exactlyonce\\S*)\\s");
 
     @Test
-    void theOnlyPublicTypesAreTheApiAndThoseAnotherModuleOrTheContainerNeeds() throws IOException {
-        Set<String> expected = new TreeSet<>();
-        Stream.of(API, FOR_THE_CONSOLE, FOR_THE_CONTAINER, BETWEEN_FEATURES).forEach(expected::addAll);
+    void thePublicTypesNotMarkedInternalAreTheApi() throws IOException {
+        Set<String> unmarked = publicTypes().stream()
+                .filter(type -> internalMark(type) == null)
+                .map(EngineLayoutTest::shortName)
+                .collect(Collectors.toCollection(TreeSet::new));
 
-        assertEquals(expected, publicTypes(), "the public types, without org.exactlyonce.");
+        assertEquals(new TreeSet<>(API), unmarked, "the public types without @Internal, without org.exactlyonce.");
+    }
+
+    /**
+     * The container's reason holds for an enterprise bean or a CDI extension, another feature's for a type
+     * another package of the engine uses, and each that holds is named; the console's is checked by the
+     * console's build, which sees what it uses.
+     */
+    @Test
+    void everyInternalTypeNamesWhyItIsPublic() throws IOException {
+        Map<String, Set<String>> usedBy = classDependencies();
+        Map<String, Set<Reason>> named = new TreeMap<>();
+        Map<String, Set<Reason>> found = new TreeMap<>();
+        for (Class<?> type : publicTypes()) {
+            Internal mark = type.getAnnotation(Internal.class);
+            if (mark == null || type.getEnclosingClass() != null) {
+                continue;
+            }
+            Set<Reason> reasons = EnumSet.noneOf(Reason.class);
+            reasons.addAll(List.of(mark.value()));
+            reasons.remove(Reason.CONSOLE);
+            named.put(shortName(type), reasons);
+            found.put(shortName(type), reasonsFound(type, usedBy.getOrDefault(type.getName(), Set.of())));
+            assertTrue(mark.value().length > 0, type + " is marked internal without a reason");
+        }
+        assertEquals(found, named, "the reasons but the console's, found in the classes and named by @Internal");
+    }
+
+    private static Set<Reason> reasonsFound(Class<?> type, Set<String> usedByPackages) {
+        Set<Reason> reasons = EnumSet.noneOf(Reason.class);
+        boolean bean = Arrays.stream(type.getAnnotations())
+                .anyMatch(annotation ->
+                        ENTERPRISE_BEANS.contains(annotation.annotationType().getName()));
+        if (bean || Extension.class.isAssignableFrom(type)) {
+            reasons.add(Reason.CONTAINER);
+        }
+        if (usedByPackages.stream().anyMatch(user -> !user.equals(type.getPackageName()))) {
+            reasons.add(Reason.ANOTHER_FEATURE);
+        }
+        return reasons;
     }
 
     @Test
@@ -133,36 +120,74 @@ class EngineLayoutTest {
         assertEquals(List.of(), loops, "package loops");
     }
 
-    private static Set<String> publicTypes() throws IOException {
+    /** The public types, a public member type of a public type counting as much as any other. */
+    private static List<Class<?>> publicTypes() throws IOException {
         try (Stream<Path> files = Files.walk(CLASSES)) {
             return files.map(file -> CLASSES.relativize(file).toString())
                     .filter(name -> name.endsWith(".class") && !name.contains("package-info"))
-                    .map(name -> name.substring(0, name.length() - ".class".length())
-                            .replace(java.io.File.separatorChar, '.'))
+                    .<Class<?>>map(name -> load(name.substring(0, name.length() - ".class".length())
+                            .replace(java.io.File.separatorChar, '.')))
                     .filter(EngineLayoutTest::isVisibleOutsideItsPackage)
-                    .map(name -> name.substring("org.exactlyonce.".length()).replace('$', '.'))
-                    .collect(Collectors.toCollection(TreeSet::new));
+                    .toList();
         }
     }
 
-    /** A public top-level type, or a public member type of one, is: a nested type counts as much as any other. */
-    private static boolean isVisibleOutsideItsPackage(String className) {
+    private static Class<?> load(String className) {
         try {
-            for (Class<?> type = Class.forName(className, false, EngineLayoutTest.class.getClassLoader());
-                    type != null;
-                    type = type.getEnclosingClass()) {
-                if (type.isAnonymousClass() || type.isLocalClass() || !Modifier.isPublic(type.getModifiers())) {
-                    return false;
-                }
-            }
-            return true;
+            return Class.forName(className, false, EngineLayoutTest.class.getClassLoader());
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException(className, e);
         }
     }
 
-    /** Package to the engine's packages it uses, as the JDK's {@code jdeps} reads the classes. */
+    /** The type's mark, or its enclosing type's: a member of an internal type is internal. */
+    private static Internal internalMark(Class<?> type) {
+        for (Class<?> at = type; at != null; at = at.getEnclosingClass()) {
+            if (at.isAnnotationPresent(Internal.class)) {
+                return at.getAnnotation(Internal.class);
+            }
+        }
+        return null;
+    }
+
+    private static String shortName(Class<?> type) {
+        return type.getName().substring("org.exactlyonce.".length()).replace('$', '.');
+    }
+
+    /** A public top-level type, or a public member type of one, is: a nested type counts as much as any other. */
+    private static boolean isVisibleOutsideItsPackage(Class<?> type) {
+        for (Class<?> at = type; at != null; at = at.getEnclosingClass()) {
+            if (at.isAnonymousClass() || at.isLocalClass() || !Modifier.isPublic(at.getModifiers())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Package to the engine's other packages it uses. */
     private static Map<String, Set<String>> packageDependencies() {
+        Map<String, Set<String>> uses = new TreeMap<>();
+        for (List<String> edge : dependencies("package")) {
+            if (!edge.get(0).equals(edge.get(1))) {
+                uses.computeIfAbsent(edge.get(0), p -> new TreeSet<>()).add(edge.get(1));
+            }
+        }
+        return uses;
+    }
+
+    /** Top-level class to the packages whose classes use it (its own among them). */
+    private static Map<String, Set<String>> classDependencies() {
+        Map<String, Set<String>> usedBy = new TreeMap<>();
+        for (List<String> edge : dependencies("class")) {
+            String used = edge.get(1).split("\\$")[0];
+            String user = edge.get(0);
+            usedBy.computeIfAbsent(used, c -> new TreeSet<>()).add(user.substring(0, user.lastIndexOf('.')));
+        }
+        return usedBy;
+    }
+
+    /** Each use of one of the engine's packages or classes by another, as the JDK's {@code jdeps} reads them. */
+    private static List<List<String>> dependencies(String level) {
         ToolProvider jdeps = ToolProvider.findFirst("jdeps")
                 .orElseThrow(() -> new AssertionError("jdeps is part of the JDK the build runs on; none found"));
         StringWriter out = new StringWriter();
@@ -170,19 +195,17 @@ class EngineLayoutTest {
         int status = jdeps.run(
                 new PrintWriter(out),
                 new PrintWriter(err),
-                "-verbose:package",
+                "-verbose:" + level,
                 "-e",
                 "org\\.exactlyonce\\..*",
                 CLASSES.toString());
         assertEquals(0, status, "jdeps: " + err);
-
-        Map<String, Set<String>> uses = new TreeMap<>();
-        out.toString().lines().map(PACKAGE_EDGE::matcher).filter(Matcher::find).forEach(edge -> {
-            if (!edge.group(1).equals(edge.group(2))) {
-                uses.computeIfAbsent(edge.group(1), p -> new TreeSet<>()).add(edge.group(2));
-            }
-        });
-        return uses;
+        return out.toString()
+                .lines()
+                .map(EDGE::matcher)
+                .filter(Matcher::find)
+                .map(edge -> List.of(edge.group(1), edge.group(2)))
+                .toList();
     }
 
     /** Adds each path from {@code at} back to {@code start} whose packages come after {@code start}, once. */

@@ -1,15 +1,19 @@
 package org.exactlyonce.broker;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.util.Map;
 import java.util.Optional;
+import org.exactlyonce.Internal;
 
 /**
  * The application's ID of a message a broker view browses or lists, read as the consumers read it. A
  * view matches the purge's candidates by it; the consumers own the rule, so the views depend on this
  * and not on them.
  */
+@Internal(ANOTHER_FEATURE)
 public interface ApplicationIds {
 
     /** The message's ID, or empty when it carries none the consumers could use. */

@@ -1,10 +1,15 @@
 package org.exactlyonce.broker;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
+import org.exactlyonce.Internal;
+
 /**
  * The broker view cannot say whether messages are still on a queue: every ID in question is kept. When
  * the view knows that messages wait where it cannot list them ({@link #messagesWait}), not even the
  * fallback by age may confirm them.
  */
+@Internal(ANOTHER_FEATURE)
 public class BrokerCannotTell extends Exception {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,8 @@
 package org.exactlyonce.broker;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.ConnectionFactory;
@@ -12,11 +15,13 @@ import java.util.List;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.Internal;
 
 /**
  * The engine's own connections to the broker, through one connection factory: to browse queues for
  * the purge, to replay parked messages, and to check the broker answers.
  */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 @ApplicationScoped
 public class BrokerConnections {
 

@@ -1,9 +1,12 @@
 package org.exactlyonce.broker;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.jms.Message;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
+import org.exactlyonce.Internal;
 
 /**
  * A broker's answer to the purge's one question: which of these processed messages are still on the
@@ -11,6 +14,7 @@ import java.util.Set;
  * and so may still be delivered. Each processed ID records the broker that delivered it, and only a
  * view of that broker answers for it: a broker the view cannot see is reported, never guessed.
  */
+@Internal(ANOTHER_FEATURE)
 public interface BrokerView {
 
     /** A processed message the purge asks about. */

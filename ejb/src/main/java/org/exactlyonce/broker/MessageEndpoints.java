@@ -1,13 +1,17 @@
 package org.exactlyonce.broker;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import java.util.Optional;
 import javax.management.JMException;
+import org.exactlyonce.Internal;
 
 /**
  * Pauses and resumes message-driven beans' endpoints: a paused endpoint takes no messages, which wait
  * on the broker. A server that cannot pause finds no endpoint; its consumers then only hold their
  * deliveries while the database is down.
  */
+@Internal(ANOTHER_FEATURE)
 public interface MessageEndpoints {
 
     /**

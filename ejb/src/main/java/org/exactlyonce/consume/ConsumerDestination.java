@@ -1,5 +1,8 @@
 package org.exactlyonce.consume;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
@@ -13,12 +16,14 @@ import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import org.exactlyonce.Internal;
 
 /**
  * The destination a consumer reads, recorded at its first delivery. A consumer's name scopes its
  * processed IDs, so one name on two destinations would merge two streams of messages: a second
  * destination for a name is refused, never merged.
  */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 @Entity
 @Table(name = "EO_CONSUMER")
 public class ConsumerDestination {

@@ -1,5 +1,7 @@
 package org.exactlyonce.consume;
 
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.Resource;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
@@ -9,9 +11,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.exactlyonce.Internal;
 import org.exactlyonce.processed.SqlStates;
 
 /** The destinations consumers read, as the database records them; each write a transaction of its own. */
+@Internal(CONTAINER)
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class ConsumerDestinations {

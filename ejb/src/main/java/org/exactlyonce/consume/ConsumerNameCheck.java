@@ -1,11 +1,14 @@
 package org.exactlyonce.consume;
 
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessInjectionTarget;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
 import java.util.logging.Logger;
+import org.exactlyonce.Internal;
 
 /**
  * Fails the deployment of a consumer whose name the processed-ID table cannot hold, so that the error
@@ -19,6 +22,7 @@ import java.util.logging.Logger;
  * bean's first instance is created: neither Open Liberty nor WildFly names the module ({@code
  * java:module/ModuleName}) to a deployment-time observer, and WildFly not even the application.
  */
+@Internal(CONTAINER)
 public class ConsumerNameCheck implements Extension {
 
     private static final Logger LOG = Logger.getLogger(ConsumerNameCheck.class.getName());

@@ -1,5 +1,7 @@
 package org.exactlyonce.consume;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Set;
@@ -7,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
+import org.exactlyonce.Internal;
 
 /**
  * The message IDs this server's consumers are processing right now. A producer's copy of an ID can be
@@ -17,6 +20,7 @@ import java.util.function.Function;
  * another transaction has deleted wait for that transaction's end, so the delivery is as one that
  * arrived after the deletion (or, if the purge rolls back, a duplicate).
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 public class DeliveriesInFlight {
 

@@ -1,5 +1,8 @@
 package org.exactlyonce.consume;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Destination;
@@ -12,12 +15,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
+import org.exactlyonce.Internal;
 
 /**
  * The consumers deployed on this server, known from their first bean instance, and the destination
  * each reads, checked against the database at its first delivery since the server started: a name
  * recorded for another destination is refused ({@link ConsumerNameClash}).
  */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 @ApplicationScoped
 public class LocalConsumers {
 

@@ -1,5 +1,7 @@
 package org.exactlyonce.consume;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSException;
@@ -10,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.ApplicationIds;
 import org.exactlyonce.park.ParkReason;
 import org.exactlyonce.processed.ProcessedMessage;
@@ -19,6 +22,7 @@ import org.exactlyonce.processed.ProcessedMessage;
  * producer sets and keeps across its own retries; the broker's {@code JMSMessageID} only catches broker
  * redeliveries (a re-send gets a new one), so it is used only when configured by name.
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 public class MessageIds implements ApplicationIds {
 

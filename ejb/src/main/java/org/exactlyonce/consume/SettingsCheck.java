@@ -1,5 +1,7 @@
 package org.exactlyonce.consume;
 
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
@@ -7,6 +9,7 @@ import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.outage.DatabaseOutage;
 import org.exactlyonce.platform.BrokerChoice;
@@ -16,6 +19,7 @@ import org.exactlyonce.platform.BrokerChoice;
  * with every reason at once, instead of surfacing at the first failing message. The purge checks its
  * own settings when it is scheduled.
  */
+@Internal(CONTAINER)
 @Singleton
 @Startup
 public class SettingsCheck {

@@ -10,8 +10,8 @@
  * org.exactlyonce.consume.InvalidMessageException} to throw with a {@link org.exactlyonce.park.ParkReason};
  * {@link org.exactlyonce.outbox.Outbox} and {@link org.exactlyonce.outbox.OutgoingMessage} to send in the
  * consumer's transaction; and {@link org.exactlyonce.protocol.ProtocolStep}, the event a test observes to
- * crash a server at a point of the protocol. The engine's other public types are public because the
- * console or the container needs them, or one of the engine's features uses another's; they carry no
- * promise to applications.
+ * crash a server at a point of the protocol. The engine's other public types are marked {@link
+ * org.exactlyonce.Internal}, with the reason each is public: the container or the console needs it so,
+ * or another of the engine's packages uses it; they carry no promise to applications.
  */
 package org.exactlyonce.consume;

@@ -1,5 +1,8 @@
 package org.exactlyonce.message;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
@@ -7,8 +10,10 @@ import jakarta.jms.ObjectMessage;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
 import java.util.stream.Stream;
+import org.exactlyonce.Internal;
 
 /** The JMS message types, by their body, as a parked message keeps and replays them. */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 public enum BodyType {
     TEXT(TextMessage.class),
     BYTES(BytesMessage.class),

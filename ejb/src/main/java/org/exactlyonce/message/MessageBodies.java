@@ -1,11 +1,15 @@
 package org.exactlyonce.message;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
+import org.exactlyonce.Internal;
 
 /** The payloads the engine keeps and fingerprints: those of text and bytes messages. */
+@Internal(ANOTHER_FEATURE)
 public final class MessageBodies {
 
     private MessageBodies() {}

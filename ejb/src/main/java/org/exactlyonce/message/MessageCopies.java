@@ -1,5 +1,7 @@
 package org.exactlyonce.message;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
@@ -31,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.exactlyonce.Internal;
 
 /**
  * What of a JMS message is kept when it is parked or written to the outbox, and the message rebuilt
@@ -40,6 +43,7 @@ import java.util.Map;
  * The broker's other {@code JMSX…} properties are the broker's to set again; provider-specific
  * {@code JMS_…} ones are kept for the operator but set by the provider on the replayed message.
  */
+@Internal(ANOTHER_FEATURE)
 public final class MessageCopies {
 
     /** Characters of a body shown where parked messages are listed. */

@@ -1,9 +1,12 @@
 package org.exactlyonce.outage;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import org.eclipse.microprofile.faulttolerance.Retry;
+import org.exactlyonce.Internal;
 import org.exactlyonce.processed.SqlStates;
 
 /**
@@ -19,6 +22,7 @@ import org.exactlyonce.processed.SqlStates;
  * consumers). The retries' values can be overridden with MicroProfile Config in the way the Fault
  * Tolerance specification defines, e.g. {@code org.exactlyonce.outage.DatabaseCalls/again/Retry/maxRetries=5}.
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 public class DatabaseCalls {
 

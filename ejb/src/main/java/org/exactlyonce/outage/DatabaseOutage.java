@@ -1,5 +1,9 @@
 package org.exactlyonce.outage;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
@@ -20,6 +24,7 @@ import java.util.Optional;
 import java.util.logging.Logger;
 import javax.management.JMException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.MessageEndpoints;
 import org.exactlyonce.processed.ProcessedMessages;
 
@@ -32,6 +37,7 @@ import org.exactlyonce.processed.ProcessedMessages;
  * the broker; then its message endpoint is paused, so that the broker keeps the messages instead of
  * handing them to consumers that would only fail them, and resumed when the database is back.
  */
+@Internal({CONTAINER, CONSOLE, ANOTHER_FEATURE})
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)

@@ -1,10 +1,15 @@
 package org.exactlyonce.outage;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
+import org.exactlyonce.Internal;
+
 /**
  * A database failure that says nothing about the message being processed: a lost connection, a
  * deadlock, a serialization failure (SQLState classes 08 and 40). The attempt is retried with back-off;
  * a message never burns its deliveries, nor is it parked, because of one.
  */
+@Internal(ANOTHER_FEATURE)
 public class TransientDatabaseFailure extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package org.exactlyonce.outbox;
 
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessInjectionTarget;
@@ -13,6 +15,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.logging.Logger;
+import org.exactlyonce.Internal;
 import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
 
 /**
@@ -23,6 +26,7 @@ import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
  * of every message-driven bean it will inject. A warning, not a refusal: the bean may send elsewhere
  * than in {@code process}.
  */
+@Internal(CONTAINER)
 public class DirectSendCheck implements Extension {
 
     private static final Logger LOG = Logger.getLogger(DirectSendCheck.class.getName());

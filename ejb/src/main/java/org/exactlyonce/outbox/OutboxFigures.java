@@ -1,9 +1,12 @@
 package org.exactlyonce.outbox;
 
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import org.exactlyonce.Internal;
 
 /**
  * The outbox at a glance, as the console and the metrics show it.
@@ -15,6 +18,7 @@ import java.util.Optional;
  * @param sent messages this server's relay has sent since it started
  * @param sendFailures sends that failed on this server since it started
  */
+@Internal(CONSOLE)
 public record OutboxFigures(
         long backlog,
         Map<String, Long> backlogByDestination,

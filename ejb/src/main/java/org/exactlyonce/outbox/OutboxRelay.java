@@ -1,5 +1,7 @@
 package org.exactlyonce.outbox;
 
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
@@ -36,6 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.consume.MessageIds;
 import org.exactlyonce.message.MessageCopies;
@@ -50,6 +53,7 @@ import org.exactlyonce.protocol.ProtocolStep.Step;
  * and deleted after the broker took it, so a relay that stops in between leaves it to be sent again,
  * with the same IDs. The database is never in the broker's transaction: no XA.
  */
+@Internal(CONTAINER)
 @Singleton
 @Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)

@@ -1,6 +1,9 @@
 package org.exactlyonce.outbox;
 
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import java.time.Instant;
+import org.exactlyonce.Internal;
 
 /**
  * An outgoing message whose last send failed: kept, with the reason, and sent again.
@@ -9,6 +12,7 @@ import java.time.Instant;
  * @param bodyPreview the start of its body, or its size
  * @param attempts sends that failed
  */
+@Internal(CONSOLE)
 public record UnsentMessage(
         String messageId,
         String destination,

@@ -1,5 +1,7 @@
 package org.exactlyonce.park;
 
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.logging.Logger;
+import org.exactlyonce.Internal;
 import org.exactlyonce.message.BodyType;
 import org.exactlyonce.message.MessageCopies;
 import org.exactlyonce.message.MessageCopies.StoredMessage;
@@ -29,6 +32,7 @@ import org.exactlyonce.processed.StoredIds;
  * the attempts — for an operator to replay or discard. Unique per consumer and broker message, so a redelivery of a
  * message already parked (a crash before its acknowledgement) is not parked twice.
  */
+@Internal(CONSOLE)
 @Entity
 @Table(
         name = "EO_PARKED_MESSAGE",

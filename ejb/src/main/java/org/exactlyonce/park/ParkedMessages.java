@@ -1,5 +1,9 @@
 package org.exactlyonce.park;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.SessionContext;
@@ -21,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.logging.Logger;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.message.MessageCopies;
 import org.exactlyonce.processed.ProcessedMessages;
@@ -30,6 +35,7 @@ import org.exactlyonce.processed.SqlStates;
  * The parked messages: kept whole with the reason, until an operator replays them to their queue
  * (same type, body, headers and properties) or discards them.
  */
+@Internal({CONTAINER, CONSOLE, ANOTHER_FEATURE})
 @Stateless
 public class ParkedMessages {
 

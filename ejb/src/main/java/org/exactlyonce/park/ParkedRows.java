@@ -1,5 +1,7 @@
 package org.exactlyonce.park;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +19,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.exactlyonce.Internal;
 import org.exactlyonce.processed.SqlStates;
 import org.exactlyonce.processed.StoredIds;
 
@@ -25,6 +28,7 @@ import org.exactlyonce.processed.StoredIds;
  * run outside a persistence context (the batched receiver); the rows are those {@link ParkedMessages}
  * lists, replays and discards.
  */
+@Internal(ANOTHER_FEATURE)
 public final class ParkedRows {
 
     private static final String INSERT = "INSERT INTO EO_PARKED_MESSAGE (CONSUMER, MESSAGE_ID, JMS_MESSAGE_ID,"

@@ -1,9 +1,12 @@
 package org.exactlyonce.platform;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.Internal;
 
 /**
  * Which broker the consumers read, so that the purge asks that one: {@code exactlyonce.broker}, {@code
@@ -11,6 +14,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * {@code artemis} (a standalone ActiveMQ Artemis, asked through management messages sent with the
  * engine's connection factory). Checked when the application starts.
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 public class BrokerChoice {
 

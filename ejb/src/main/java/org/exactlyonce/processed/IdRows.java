@@ -1,5 +1,7 @@
 package org.exactlyonce.processed;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.sql.Connection;
@@ -12,6 +14,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
+import org.exactlyonce.Internal;
 import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 
 /**
@@ -19,6 +22,7 @@ import org.exactlyonce.processed.ProcessedMessages.Duplicate;
  * insert every delivery makes, one or a batch at a time, and the look at an ID the insert found there.
  * An instance holds the single insert as its data source's database spells it.
  */
+@Internal(ANOTHER_FEATURE)
 public final class IdRows {
 
     private static final String COLUMNS =

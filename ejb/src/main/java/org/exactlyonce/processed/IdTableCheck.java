@@ -1,5 +1,8 @@
 package org.exactlyonce.processed;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
@@ -24,6 +27,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.exactlyonce.Internal;
 
 /**
  * Proves that the processed-ID table keeps apart IDs that differ only in case or accents, before any
@@ -33,6 +37,7 @@ import javax.sql.DataSource;
  * and always rolled back. A table that merges them fails the deployment; a database that cannot be
  * asked at start is asked again before the first delivery.
  */
+@Internal({CONTAINER, ANOTHER_FEATURE})
 @Singleton
 @Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)

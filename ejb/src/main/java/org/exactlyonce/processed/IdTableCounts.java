@@ -1,8 +1,12 @@
 package org.exactlyonce.processed;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import org.exactlyonce.Internal;
 
 /**
  * One consumer's rows in the processed-ID table, counted at one moment.
@@ -12,6 +16,7 @@ import java.util.Optional;
  * @param oldestUnconfirmed when the oldest unconfirmed ID was processed; {@code null} when there is none
  * @param countedAt when the rows were counted
  */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 public record IdTableCounts(long unconfirmed, long acknowledged, Instant oldestUnconfirmed, Instant countedAt) {
 
     /** How long the oldest unconfirmed ID has waited for its confirmation; empty when there is none. */

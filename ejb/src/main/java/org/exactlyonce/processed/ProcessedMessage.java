@@ -1,5 +1,8 @@
 package org.exactlyonce.processed;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -10,6 +13,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
+import org.exactlyonce.Internal;
 
 /**
  * A message ID a consumer has processed. The primary key {@code (consumer, message_id)} is the single
@@ -20,6 +24,7 @@ import java.util.Optional;
  * that its message can no longer be redelivered; then it is {@link State#ACKNOWLEDGED} and may be
  * deleted once the dedup window has passed.
  */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 @Entity
 @IdClass(ProcessedMessage.Key.class)
 @Table(

@@ -1,5 +1,9 @@
 package org.exactlyonce.processed;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.Resource;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
@@ -29,6 +33,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
+import org.exactlyonce.Internal;
 import org.exactlyonce.protocol.ProtocolStep;
 
 /**
@@ -36,6 +41,7 @@ import org.exactlyonce.protocol.ProtocolStep;
  * purge operation is one short transaction of its own, so a purge never holds locks for long. A
  * delivery records its ID through {@link FirstDeliveries}.
  */
+@Internal({CONTAINER, CONSOLE, ANOTHER_FEATURE})
 @Stateless
 public class ProcessedMessages {
 

@@ -1,5 +1,7 @@
 package org.exactlyonce.processed;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -8,12 +10,14 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.exactlyonce.Internal;
 
 /**
  * Classifies database failures by SQLState, whichever way the persistence provider wrapped them:
  * neither EclipseLink nor Hibernate throws {@code EntityExistsException} for a flushed insert, so the
  * cause chain is the only portable evidence.
  */
+@Internal(ANOTHER_FEATURE)
 public final class SqlStates {
 
     /** Unique violation on PostgreSQL and Derby. */

@@ -1,5 +1,9 @@
 package org.exactlyonce.processed;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
+import org.exactlyonce.Internal;
+
 /**
  * The form in which the engine's tables keep a message ID, so that two distinct IDs never become one
  * key. Derby compares every string type, {@code FOR BIT DATA} included, as if the shorter were padded
@@ -8,6 +12,7 @@ package org.exactlyonce.processed;
  * which keeps the mapping one-to-one; every other ID is stored as it is. Case and accents are the
  * collation's to keep apart (binary collations in {@code src/ddl}, checked by {@link IdTableCheck}).
  */
+@Internal(ANOTHER_FEATURE)
 public final class StoredIds {
 
     private static final char ESCAPE = '~';

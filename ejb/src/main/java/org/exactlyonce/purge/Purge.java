@@ -1,5 +1,8 @@
 package org.exactlyonce.purge;
 
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+import static org.exactlyonce.Internal.Reason.CONTAINER;
+
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
@@ -23,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.broker.BrokerView.Candidate;
 import org.exactlyonce.consume.ConsumerDestination;
@@ -45,6 +49,7 @@ import org.exactlyonce.telemetry.ConsumerMetrics;
  * known to hold messages it cannot list). Several servers may purge one table at once; every step is
  * idempotent.
  */
+@Internal({CONTAINER, CONSOLE})
 @Singleton
 @Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)

@@ -1,9 +1,12 @@
 package org.exactlyonce.purge;
 
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.exactlyonce.Internal;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
@@ -23,6 +26,7 @@ import org.exactlyonce.processed.IdTableCounts;
  *     (the IDs are kept, and retried next run)
  * @param idTables each consumer's rows in the processed-ID table at the end of the run
  */
+@Internal(CONSOLE)
 public record PurgeReport(
         Instant startedAt,
         Duration took,

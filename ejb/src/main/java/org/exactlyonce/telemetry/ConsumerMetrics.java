@@ -1,5 +1,8 @@
 package org.exactlyonce.telemetry;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +16,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.exactlyonce.Internal;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
@@ -20,6 +24,7 @@ import org.exactlyonce.processed.IdTableCounts;
  * per consumer and outcome, messages processed in the last minute, and the processed-ID table as the last
  * purge counted it.
  */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 @ApplicationScoped
 public class ConsumerMetrics {
 

@@ -1,11 +1,15 @@
 package org.exactlyonce.telemetry;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import java.util.Optional;
+import org.exactlyonce.Internal;
 
 /**
  * The outbox's figures as the OpenTelemetry instruments record them. The outbox provides them: it
  * depends on the consumers, which report here, so this package names what it needs and not the outbox.
  */
+@Internal(ANOTHER_FEATURE)
 public interface OutboxReadings {
 
     /** The figures now; empty when they cannot be read (the database does not answer), which the provider logs. */

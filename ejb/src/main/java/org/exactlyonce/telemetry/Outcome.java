@@ -1,6 +1,12 @@
 package org.exactlyonce.telemetry;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+import static org.exactlyonce.Internal.Reason.CONSOLE;
+
+import org.exactlyonce.Internal;
+
 /** What became of one delivery of a message to a consumer. */
+@Internal({CONSOLE, ANOTHER_FEATURE})
 public enum Outcome {
     /** Processed and committed: the message's one effect. */
     PROCESSED,

@@ -1,5 +1,7 @@
 package org.exactlyonce.telemetry;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -7,12 +9,14 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.Internal;
 
 /**
  * What a delivery reports: its outcome, counted in {@link ConsumerMetrics} for the console and the
  * Prometheus scrape, and one span per delivery with OpenTelemetry where the server offers MicroProfile
  * Telemetry to the application and its SDK is on (see {@link OpenTelemetryExport}).
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 public class Telemetry {
 

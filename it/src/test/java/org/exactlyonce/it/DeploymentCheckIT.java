@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
  * What the engine refuses when an application is deployed, before any message reaches it. Each test
  * drops an application of its own into the running server's deployment folder, beside the sample:
  * the engine's module, taken from the sample's EAR, and a web module holding one consumer. It runs early
- * in its phase, right after {@link ConsumerIdentityIT}: the phase's other tests expect no application
- * beside the sample, and its own are gone by then.
+ * in its phase, right after {@link ConsumerIdentityIT}, as it ran in a phase of its own before: it
+ * deletes its applications before the phase's other tests run (WildFly undeploys them at its deployment
+ * scanner's next pass, up to 5 s later, which is why {@link SendingConsumer} selects no message).
  */
 @Order(2)
 class DeploymentCheckIT {

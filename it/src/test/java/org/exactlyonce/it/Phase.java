@@ -13,9 +13,9 @@ import java.util.Properties;
  * The test phase's server, as its failsafe execution names it: a WildFly by its start arguments ({@code
  * it.wildfly.start}, those of {@code src/test/sh/wildfly.sh}: installation, base directory, port offset,
  * …), else a Liberty test server by name ({@code it.server}, it-derby when none). Its addresses, log and
- * deployment folder are read from the server's own configuration, so that each port is written down
- * once: a Liberty's bootstrap properties, a WildFly's port offset. An execution whose server is made
- * otherwise (a user's, with ports of its own) gives its address as {@code it.base-url}.
+ * deployment folder are read from the server's own configuration, a Liberty's bootstrap properties or a
+ * WildFly's port offset, so that the tests hold no port of their own. An execution whose server is made
+ * otherwise (a user's, with ports in its server.xml) gives its address as {@code it.base-url}.
  */
 final class Phase {
 

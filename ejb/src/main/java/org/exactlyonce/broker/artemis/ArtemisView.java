@@ -1,5 +1,7 @@
 package org.exactlyonce.broker.artemis;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.json.JsonException;
@@ -9,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.logging.Logger;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.ApplicationIds;
 import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerConnections;
@@ -22,6 +25,7 @@ import org.exactlyonce.broker.artemis.ArtemisControl.Listing;
  * its dead-letter address, which an operator can move back. A topic's look takes every subscription of
  * it the same way.
  */
+@Internal(ANOTHER_FEATURE)
 public final class ArtemisView implements BrokerView {
 
     /** The most available messages Artemis 2.44 lists of a queue (its default management page size). */

@@ -1,5 +1,7 @@
 package org.exactlyonce.broker.liberty;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import java.lang.management.ManagementFactory;
@@ -11,12 +13,14 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.MessageEndpoints;
 
 /**
  * Open Liberty's message endpoints, paused and resumed through its {@code ServerEndpointControl} MBean
  * as {@code server pause --target=app#module#bean} does.
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 @Typed(LibertyEndpoints.class)
 public class LibertyEndpoints implements MessageEndpoints {

@@ -1,5 +1,7 @@
 package org.exactlyonce.broker.liberty;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
@@ -16,6 +18,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import javax.management.JMException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.ApplicationIds;
 import org.exactlyonce.broker.BrokerCannotTell;
 import org.exactlyonce.broker.BrokerConnections;
@@ -30,6 +33,7 @@ import org.exactlyonce.broker.liberty.QueueLook.Listed;
  * the engine moves a message it gave up on and from where an operator can move it back. A server that
  * reads a remote engine has no listing, and says so.
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 @Typed(MessagingEngineView.class)
 public class MessagingEngineView implements BrokerView {

@@ -1,5 +1,7 @@
 package org.exactlyonce.broker.wildfly;
 
+import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import java.lang.management.ManagementFactory;
@@ -10,6 +12,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import org.exactlyonce.Internal;
 import org.exactlyonce.broker.MessageEndpoints;
 
 /**
@@ -17,6 +20,7 @@ import org.exactlyonce.broker.MessageEndpoints;
  * stop-delivery}, {@code start-delivery}). A stop waits for the deliveries in progress; prefetched
  * messages go back to the queue. The state lasts until the next deployment.
  */
+@Internal(ANOTHER_FEATURE)
 @ApplicationScoped
 @Typed(WildFlyEndpoints.class)
 public class WildFlyEndpoints implements MessageEndpoints {
