@@ -36,11 +36,37 @@ final class StandaloneBroker {
 
     /** {@code kill -9} of the broker; returns once its process has gone. */
     void kill() throws IOException {
-        long pid =
-                Long.parseLong(Files.readString(instance.resolve("artemis.pid")).trim());
+        long pid = pid();
         ProcessHandle broker = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("no broker process " + pid));
         broker.destroyForcibly(); // SIGKILL
         broker.onExit().join(); // gone, before another process opens its journal
+    }
+
+    /**
+     * Stops the broker's process without ending it ({@code kill -STOP}): its connections stay open and it
+     * answers nothing, as a broker that hangs.
+     */
+    void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a frozen broker go on ({@code kill -CONT}). */
+    void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        long pid = pid();
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid))
+                .inheritIO()
+                .start();
+        if (kill.waitFor() != 0) {
+            throw new AssertionError("kill -" + signal + " " + pid + " failed");
+        }
+    }
+
+    private long pid() throws IOException {
+        return Long.parseLong(Files.readString(instance.resolve("artemis.pid")).trim());
     }
 
     /** Starts the broker on its journal; returns once it listens. */
