@@ -8,9 +8,10 @@ import java.lang.annotation.Target;
 
 /**
  * Marks a public type of the engine that is not part of its API: applications must not use it, and it
- * may change or go in any release. The API is the engine's public types without this mark (listed in
- * {@code org.exactlyonce.consume}'s package documentation). A marked type is public only because
- * something other than applications needs it so, which the mark names; the build checks each reason.
+ * may change or go in any release, with its public member types. The API is the engine's public types
+ * without this mark: this mark and the types {@code org.exactlyonce.consume}'s package documentation
+ * names. A marked type is public only because something other than applications needs it so, which the
+ * mark names; the build checks each reason.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

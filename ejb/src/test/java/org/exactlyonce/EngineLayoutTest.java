@@ -55,6 +55,24 @@ class EngineLayoutTest {
             "protocol.ProtocolStep",
             "protocol.ProtocolStep.Step");
 
+    /**
+     * The public member types of internal types, internal with them: listed, so that a new one is a
+     * change that says why it is public (an entity's key class, a row or a copy another feature reads).
+     */
+    private static final Set<String> MEMBERS_OF_INTERNAL_TYPES = Set.of(
+            "broker.BrokerConnections.Visitor",
+            "broker.BrokerView.Candidate",
+            "consume.ConsumerDestination.Kind",
+            "message.MessageCopies.Copy",
+            "message.MessageCopies.Headers",
+            "message.MessageCopies.StoredMessage",
+            "park.ParkedMessages.Replay",
+            "processed.IdRows.IdRow",
+            "processed.ProcessedMessage.Key",
+            "processed.ProcessedMessage.State",
+            "processed.ProcessedMessages.Duplicate",
+            "telemetry.OutboxReadings.Reading");
+
     private static final Set<String> ENTERPRISE_BEANS = Set.of(
             "jakarta.ejb.Stateless", "jakarta.ejb.Stateful", "jakarta.ejb.Singleton", "jakarta.ejb.MessageDriven");
 
@@ -69,6 +87,27 @@ class EngineLayoutTest {
                 .collect(Collectors.toCollection(TreeSet::new));
 
         assertEquals(new TreeSet<>(API), unmarked, "the public types without @Internal, without org.exactlyonce.");
+    }
+
+    /** A member type is internal with its enclosing type, never by a mark of its own. */
+    @Test
+    void theInternalTypesPublicMemberTypesAreTheOnesListed() throws IOException {
+        List<Class<?>> members = publicTypes().stream()
+                .filter(type -> type.getEnclosingClass() != null)
+                .toList();
+        Set<String> ofInternalTypes = members.stream()
+                .filter(type -> internalMark(type) != null)
+                .map(EngineLayoutTest::shortName)
+                .collect(Collectors.toCollection(TreeSet::new));
+
+        assertEquals(
+                new TreeSet<>(MEMBERS_OF_INTERNAL_TYPES), ofInternalTypes, "public member types of internal types");
+        assertEquals(
+                List.of(),
+                members.stream()
+                        .filter(type -> type.isAnnotationPresent(Internal.class))
+                        .toList(),
+                "member types marked on their own");
     }
 
     /**
@@ -175,7 +214,7 @@ class EngineLayoutTest {
         return uses;
     }
 
-    /** Top-level class to the packages whose classes use it (its own among them). */
+    /** Top-level class to the other packages whose classes use it (jdeps leaves out a package's own). */
     private static Map<String, Set<String>> classDependencies() {
         Map<String, Set<String>> usedBy = new TreeMap<>();
         for (List<String> edge : dependencies("class")) {

@@ -6,7 +6,8 @@
  *
  * <p>The engine's API is what an application touches: here, {@link
  * org.exactlyonce.consume.AbstractExactlyOnceConsumer} to extend, {@link
- * org.exactlyonce.consume.BatchedReceiver} to run with a {@link org.exactlyonce.consume.BatchProcessor}, and {@link
+ * org.exactlyonce.consume.BatchedReceiver} to run with a {@link org.exactlyonce.consume.BatchProcessor}
+ * (in the server, built by {@link org.exactlyonce.consume.BatchedReceivers}), and {@link
  * org.exactlyonce.consume.InvalidMessageException} to throw with a {@link org.exactlyonce.park.ParkReason};
  * {@link org.exactlyonce.outbox.Outbox} and {@link org.exactlyonce.outbox.OutgoingMessage} to send in the
  * consumer's transaction; and {@link org.exactlyonce.protocol.ProtocolStep}, the event a test observes to
