@@ -10,7 +10,7 @@ final class LibertyServer implements TestServer {
 
     private static final Duration RESTART = Duration.ofMinutes(3);
 
-    private final Path wlp = Path.of(System.getProperty("it.liberty.dir", "target/liberty/wlp"));
+    private final Path wlp = Phase.libertyInstallation();
     private final String name;
     private final LedgerClient ledger;
 

@@ -90,9 +90,14 @@ final class Phase {
         return onWildFly() ? "WFLYCTL0013" : "CWWKZ0002E";
     }
 
+    /** The Liberty installation the test servers run in ({@code it.liberty.dir}). */
+    static Path libertyInstallation() {
+        return Path.of(System.getProperty("it.liberty.dir", "target/liberty/wlp"));
+    }
+
     /** The Liberty installation's folder of servers. */
     static Path libertyServers() {
-        return Path.of(System.getProperty("it.liberty.dir", "target/liberty/wlp"), "usr", "servers");
+        return libertyInstallation().resolve("usr/servers");
     }
 
     /** The base directory of the phase's WildFly: its configuration, deployments, log and process ID. */
