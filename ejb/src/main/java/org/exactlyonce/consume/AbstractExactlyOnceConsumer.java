@@ -2,38 +2,12 @@ package org.exactlyonce.consume;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
-import jakarta.ejb.EJB;
-import jakarta.ejb.EJBException;
-import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import jakarta.transaction.Status;
 import jakarta.transaction.UserTransaction;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
-import org.exactlyonce.broker.BrokerView;
-import org.exactlyonce.message.BodyType;
-import org.exactlyonce.outage.DatabaseCalls;
-import org.exactlyonce.outage.DatabaseOutage;
-import org.exactlyonce.outage.TransientDatabaseFailure;
-import org.exactlyonce.park.ParkReason;
-import org.exactlyonce.park.ParkedMessages;
-import org.exactlyonce.processed.FirstDeliveries;
-import org.exactlyonce.processed.IdTableCheck;
-import org.exactlyonce.processed.ProcessedMessages;
-import org.exactlyonce.processed.ProcessedMessages.Duplicate;
-import org.exactlyonce.protocol.ProtocolStep;
-import org.exactlyonce.protocol.ProtocolStep.Step;
-import org.exactlyonce.telemetry.DeliveryTrace;
-import org.exactlyonce.telemetry.Outcome;
-import org.exactlyonce.telemetry.Telemetry;
 
 /**
  * A message-driven bean that processes every message exactly once, with one database transaction and
@@ -74,57 +48,18 @@ import org.exactlyonce.telemetry.Telemetry;
  */
 public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
-    private static final Logger LOG = Logger.getLogger(AbstractExactlyOnceConsumer.class.getName());
-
+    /**
+     * The bean's own transactions, which the delivery begins and commits. Injected here, not looked up
+     * by the engine, so that a subclass without {@code @TransactionManagement(BEAN)} fails its
+     * deployment instead of every message.
+     */
     @Resource
     private UserTransaction transaction;
 
     @Inject
-    private MessageIds messageIds;
+    private Deliveries deliveries;
 
-    @Inject
-    private FirstDeliveries firstDeliveries;
-
-    @Inject
-    private ProcessedMessages processedMessages;
-
-    @Inject
-    private ParkedMessages parkedMessages;
-
-    @EJB
-    private IdTableCheck idTableCheck;
-
-    @Inject
-    private DeliverySettings settings;
-
-    @Inject
-    private Telemetry telemetry;
-
-    @Inject
-    private LocalConsumers localConsumers;
-
-    @Inject
-    private DeliveriesInFlight inFlight;
-
-    @Inject
-    private BrokerView broker;
-
-    @Inject
-    private Event<ProtocolStep> steps;
-
-    @Inject
-    private DatabaseCalls databaseCalls;
-
-    @EJB
-    private DatabaseOutage outage;
-
-    private final Clock clock = Clock.systemUTC();
-
-    /** This consumer's name, from {@link #consumerName()}. */
-    private String consumer;
-
-    /** Whether the ID table is known to compare IDs exactly; asked once per bean instance, not per message. */
-    private boolean idTableExact;
+    private BeanDelivery delivery;
 
     /**
      * Processes one message: the application's effect of it, such as database writes.
@@ -199,13 +134,11 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
     /** Fixes the consumer's name for the life of the instance, and refuses one the table cannot hold. */
     @PostConstruct
     private void nameTheConsumer() {
-        consumer = ConsumerNames.validated(consumerName(), getClass());
-        localConsumers.deployed(consumer, DeclaredSubscription.of(getClass()));
+        delivery = deliveries.of(this, transaction);
     }
 
     /**
-     * Receives one message and processes it exactly once: the steps of the protocol, each numbered
-     * below. It returns normally, and the container acknowledges the message, once the message is
+     * Receives one message and processes it exactly once (see {@link Delivery}). It returns normally, and the container acknowledges the message, once the message is
      * processed, recognised as a duplicate or parked; it throws, and the broker redelivers the message,
      * when processing failed or the database could not be reached. Not {@code final}: the EJB
      * specification forbids final business methods, and WildFly's proxy overrides it. Implement
@@ -213,222 +146,6 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      */
     @Override
     public void onMessage(Message message) {
-        try (DeliveryTrace trace = telemetry.delivery(consumer, message)) { // one span, current while it runs
-            Optional<String> usableId = idOf(message); // 1. read the ID; none: parked
-            if (usableId.isPresent()) {
-                trace.identified(usableId.get());
-                deliver(usableId.get(), message);
-            }
-        }
-        // 6. returning normally lets the container acknowledge the message, after the commit
-    }
-
-    /** Steps 2 to 5 for a message with a usable ID, then what became of it. */
-    private void deliver(String messageId, Message message) {
-        inFlight.begin(consumer, messageId); // before the look-up: the purge spares IDs in flight
-        try {
-            Outcome outcome = deliverWhileTheDatabaseAllows(messageId, message);
-            telemetry.counted(consumer, outcome);
-        } catch (TransientDatabaseFailure e) {
-            telemetry.counted(consumer, Outcome.FAILED);
-            throw new EJBException(
-                    consumer + " handed message " + messageId + " back to the broker: the database is unavailable", e);
-        } catch (ConsumerNameClash e) { // never processed nor parked under a name another consumer owns
-            telemetry.counted(consumer, Outcome.FAILED);
-            throw new EJBException(e.getMessage(), e);
-        } catch (InterruptedException e) { // the server stops while the delivery waits: never a reason to park
-            Thread.currentThread().interrupt();
-            telemetry.counted(consumer, Outcome.FAILED);
-            throw new EJBException(consumer + " was interrupted waiting for the database with message " + messageId, e);
-        } catch (Exception e) {
-            parkOrRedeliver(messageId, message, e);
-        } finally {
-            inFlight.end(consumer, messageId);
-        }
-    }
-
-    /**
-     * Runs the transaction, retried with back-off while the database fails transiently. When the
-     * failures outlast the retries, a probe tells whose they are: the database answers, so the message
-     * fails on its own and goes the way of any failing message (redelivered, parked after the limit);
-     * or it does not, and the delivery holds until the database is back, for at most {@code
-     * exactlyonce.outage.hold-delivery}; after that the message goes back to the broker and the
-     * consumer's endpoint is paused.
-     */
-    private Outcome deliverWhileTheDatabaseAllows(String messageId, Message message) throws Exception {
-        while (true) {
-            if (!databaseCalls.databaseDown()) { // no attempt against a database known to be down
-                try {
-                    return deliverRetryingTransientFailures(messageId, message);
-                } catch (TransientDatabaseFailure e) {
-                    if (outage.answersNow()) {
-                        throw new FailsOnItsOwn(e);
-                    }
-                    outage.reportDown();
-                }
-            }
-            if (!outage.awaitBack(settings.holdDelivery())) {
-                outage.handingBack(ConsumerNames.beanName(getClass()));
-                throw new TransientDatabaseFailure(
-                        "the database stayed down for longer than " + settings.holdDelivery());
-            }
-            LOG.info(() -> consumer + " retries message " + messageId + ": the database is back");
-        }
-    }
-
-    /** Steps 2 to 5, again with back-off while the database fails transiently (a deadlock, a lost connection). */
-    private Outcome deliverRetryingTransientFailures(String messageId, Message message) throws Exception {
-        try {
-            return DatabaseCalls.once(() -> deliverOnce(messageId, message));
-        } catch (TransientDatabaseFailure first) {
-            return databaseCalls.again(() -> deliverOnce(messageId, message));
-        }
-    }
-
-    /** Steps 2 to 5, in one transaction; rolled back on any failure. */
-    private Outcome deliverOnce(String messageId, Message message) throws Exception {
-        Instant began = clock.instant();
-        if (!idTableExact) { // once: a table that folds case or accents would merge distinct IDs
-            idTableCheck.ensureExact();
-            idTableExact = true;
-        }
-        localConsumers.verify(consumer, message); // once: a name read from two destinations would merge them
-        String deliveredBy = broker.brokerOf(message).orElse(null); // outside the transaction: it may ask the broker
-        try {
-            transaction.begin(); // 2. begin the database transaction
-            if (!firstDeliveries.record(consumer, messageId, message, deliveredBy)) { // 3. insert the ID, unless parked
-                transaction.rollback();
-                return parkedBefore(messageId, message) ? Outcome.PARKED : dropDuplicate(messageId, message, began);
-            }
-            steps.fire(new ProtocolStep(Step.BEFORE_PROCESS, consumer, messageId, message));
-            process(message); // 4. the application's writes, in the same transaction
-            steps.fire(new ProtocolStep(Step.BEFORE_COMMIT, consumer, messageId, message));
-            transaction.commit(); // 5. commit: ID and effect become durable together
-        } catch (Exception e) {
-            rollbackQuietly(messageId);
-            throw e;
-        }
-        steps.fire(new ProtocolStep(Step.AFTER_COMMIT, consumer, messageId, message));
-        return Outcome.PROCESSED;
-    }
-
-    /**
-     * Whether an earlier delivery parked this broker message (a crash lost the park's acknowledgement):
-     * acknowledged, never processed as well.
-     */
-    private boolean parkedBefore(String messageId, Message message) throws JMSException {
-        if (!parkedMessages.wasParkedBefore(consumer, message)) {
-            return false;
-        }
-        LOG.fine(() -> consumer + " acknowledges message " + messageId + ", parked on an earlier delivery");
-        return true;
-    }
-
-    /**
-     * A delivery whose ID is in the table already: dropped, unless its payload differs from the one
-     * processed, which makes it another message that reuses the ID. That one is parked, not dropped.
-     */
-    private Outcome dropDuplicate(String messageId, Message message, Instant began) throws JMSException {
-        Duplicate duplicate = processedMessages.earlierDelivery(consumer, messageId, message, began);
-        if (duplicate == Duplicate.CONFLICTING_PAYLOAD) {
-            keep(
-                    messageId,
-                    message,
-                    ParkReason.ID_REUSED,
-                    "its ID was processed before with another payload: the producer reuses IDs");
-            return Outcome.DUPLICATE_CONFLICT;
-        }
-        Outcome outcome =
-                duplicate == Duplicate.LOST_RACE ? Outcome.DUPLICATE_LOST_RACE : Outcome.DUPLICATE_ALREADY_COMMITTED;
-        LOG.fine(() -> consumer + " dropped a duplicate of message " + messageId + " (" + outcome.label() + ")");
-        return outcome;
-    }
-
-    /** The message's usable ID; empty when it has none or is of a type not accepted, and is parked. */
-    private Optional<String> idOf(Message message) {
-        String messageId = null;
-        try {
-            messageId = messageIds.idOf(message);
-            if (!accepts(message)) {
-                throw new InvalidMessageException(
-                        ParkReason.TYPE_NOT_ACCEPTED,
-                        consumer + " does not accept " + BodyType.of(message).jmsName() + "s");
-            }
-            return Optional.of(messageId);
-        } catch (InvalidMessageException e) {
-            park(messageId, message, e.reason(), e.getMessage());
-            return Optional.empty();
-        } catch (JMSException e) {
-            throw new EJBException(consumer + " cannot read a message, the broker will redeliver it", e);
-        }
-    }
-
-    /** After a failure: parks a bad or poison message, or has the broker redeliver it by throwing. */
-    private void parkOrRedeliver(String messageId, Message message, Exception failure) {
-        int delivery = ParkingRule.deliveryCount(message);
-        Optional<ParkingRule.Parking> parking = settings.parking().parkingAfter(failure, delivery);
-        if (parking.isPresent()) {
-            park(messageId, message, parking.get().reason(), parking.get().detail());
-            return;
-        }
-        telemetry.counted(consumer, Outcome.FAILED);
-        throw new EJBException(
-                consumer + " failed to process message " + messageId + " (delivery " + delivery
-                        + "): rolled back, the broker will redeliver it",
-                failure);
-    }
-
-    /** Parks the message, after which it is acknowledged. */
-    private void park(String messageId, Message message, ParkReason reason, String detail) {
-        keep(messageId, message, reason, detail);
-        telemetry.counted(consumer, Outcome.PARKED);
-    }
-
-    /** Keeps the message in the parked messages, in a transaction of its own. */
-    private void keep(String messageId, Message message, ParkReason reason, String detail) {
-        boolean parkedNow;
-        try {
-            transaction.begin();
-            parkedNow = parkedMessages.park(
-                    consumer, messageId, message, ParkingRule.deliveryCount(message), reason, detail);
-            if (parkedNow) {
-                transaction.commit();
-            } else {
-                transaction.rollback();
-            }
-        } catch (Exception e) {
-            rollbackQuietly(messageId);
-            throw new EJBException(consumer + " could not park a message, the broker will redeliver it", e);
-        }
-        if (parkedNow) {
-            steps.fire(new ProtocolStep(Step.AFTER_PARK, consumer, messageId, message));
-            return;
-        }
-        if (!wasParkedBefore(message)) { // a unique key that is not the message's own kept nothing
-            throw new EJBException(consumer + " could not park message " + messageId
-                    + ": a unique key other than its own refused the row; the broker will redeliver it");
-        }
-        // parked before, by a delivery whose acknowledgement a crash lost
-    }
-
-    private boolean wasParkedBefore(Message message) {
-        try {
-            return parkedMessages.wasParkedBefore(consumer, message);
-        } catch (JMSException | RuntimeException e) {
-            throw new EJBException(
-                    consumer + " could not tell whether a message is parked already;" + " the broker will redeliver it",
-                    e);
-        }
-    }
-
-    private void rollbackQuietly(String messageId) {
-        try {
-            if (transaction.getStatus() != Status.STATUS_NO_TRANSACTION) {
-                transaction.rollback();
-            }
-        } catch (Exception e) {
-            // the failure being reported is the one that matters; an unfinished transaction times out
-            LOG.log(Level.WARNING, consumer + " could not roll back message " + messageId, e);
-        }
+        delivery.onMessage(message);
     }
 }

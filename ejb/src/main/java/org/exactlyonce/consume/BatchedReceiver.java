@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,11 +26,8 @@ import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.exactlyonce.park.ParkReason;
-import org.exactlyonce.park.ParkedRows;
 import org.exactlyonce.processed.IdRows;
 import org.exactlyonce.processed.IdRows.IdRow;
-import org.exactlyonce.processed.ProcessedMessages.Duplicate;
 import org.exactlyonce.processed.SqlStates;
 import org.exactlyonce.protocol.ProtocolStep;
 import org.exactlyonce.protocol.ProtocolStep.Step;
@@ -90,16 +86,11 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     /** How long a receive waits for a first message before it looks whether the receiver is closed. */
     private static final Duration POLL = Duration.ofSeconds(1);
 
-    /** Failed attempts at a transaction, transient ones included, before the database is asked whether it answers. */
-    private static final int ATTEMPTS_BEFORE_PROBE = 3;
-
     private static final Duration FIRST_BACK_OFF = Duration.ofMillis(100);
-
-    private static final Duration LONGEST_BACK_OFF = Duration.ofSeconds(5);
 
     private final Builder settings;
 
-    private final ParkingRule parkingRule;
+    private final Delivery delivery;
 
     private final Clock clock = Clock.systemUTC();
 
@@ -109,11 +100,16 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
     private volatile boolean running;
 
-    private final IdRows idRows = new IdRows();
-
     private BatchedReceiver(Builder settings) {
         this.settings = settings;
-        this.parkingRule = new ParkingRule(settings.parkAfterDeliveries);
+        this.delivery = new Delivery(
+                settings.consumerName,
+                new JdbcTransactions(settings.dataSource),
+                new DatabaseRetry(new WhileRunning()),
+                new ParkingRule(settings.parkAfterDeliveries),
+                settings.steps,
+                settings.counted,
+                clock);
     }
 
     /** A builder; consumer name, connection factory, queue or topic, data source and processor are required. */
@@ -198,7 +194,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 }
                 LOG.log(Level.WARNING, settings.consumerName + " lost its broker connection; connects again", e);
                 pause(backOff);
-                backOff = longer(backOff);
+                backOff = DatabaseRetry.longer(backOff);
             }
         }
     }
@@ -241,13 +237,15 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
      * when one of them is to be tried again.
      */
     private void deliver(List<Message> batch, JMSContext jms) {
-        Instant began = clock.instant();
         boolean handled;
         List<IdRow> identified = List.of();
         try {
             identified = identified(batch);
             identified.forEach(row -> settings.inFlight.begin(settings.consumerName, row.messageId()));
-            handled = identified.isEmpty() || commitTogether(identified) || processOneByOne(identified, began);
+            handled = identified.isEmpty() || commitTogether(identified) || processOneByOne(identified);
+        } catch (HandBack e) {
+            LOG.log(Level.WARNING, e.getMessage() + "; its batch of " + batch.size() + " goes back", e.getCause());
+            handled = false;
         } catch (Exception e) { // the broker or the database failed past the point of holding
             LOG.log(
                     Level.WARNING,
@@ -291,12 +289,12 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
      * redelivery as a first delivery).
      */
     private List<IdRow> identified(List<Message> batch) throws Exception {
-        Set<String> parkedBefore = parkedBefore(batch);
+        Set<String> parkedBefore = delivery.parkedAmong(batch);
         List<IdRow> identified = new ArrayList<>();
         for (Message message : batch) {
             if (!parkedBefore.isEmpty() && parkedBefore.contains(message.getJMSMessageID())) {
                 LOG.fine(() -> settings.consumerName + " acknowledges a message parked on an earlier delivery");
-                count(Outcome.PARKED); // as the message-driven bean counts it
+                delivery.counted(Outcome.PARKED); // as the message-driven bean counts it
                 continue;
             }
             try {
@@ -305,8 +303,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 identified.add(new IdRow(
                         messageId, message, settings.brokerOf.apply(message).orElse(null)));
             } catch (InvalidMessageException e) {
-                park(null, message, e.reason(), e.getMessage());
-                count(Outcome.PARKED);
+                delivery.park(null, message, e.reason(), e.getMessage());
             }
         }
         return identified;
@@ -318,221 +315,50 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
      * @return false when it rolled back for a reason that one message may hold: a duplicate, a failing
      *     or invalid message
      */
-    private boolean commitTogether(List<IdRow> rows) throws Exception {
+    private boolean commitTogether(List<IdRow> rows) {
         try {
-            whileTheDatabaseAllows(() -> inTransaction(database -> {
+            delivery.inTransaction(database -> {
                 IdRows.insertAll(database, settings.consumerName, rows, clock.instant());
                 for (IdRow row : rows) {
-                    process(row, database);
+                    delivery.step(Step.BEFORE_PROCESS, row.messageId(), row.message());
+                    settings.processor.process(row.message(), database);
                 }
-                rows.forEach(row -> step(Step.BEFORE_COMMIT, row));
+                rows.forEach(row -> delivery.step(Step.BEFORE_COMMIT, row.messageId(), row.message()));
                 return null;
-            }));
+            });
         } catch (Exception e) {
             LOG.fine(() ->
                     settings.consumerName + " processes a batch of " + rows.size() + " one message at a time: " + e);
             return false;
         }
-        rows.forEach(row -> step(Step.AFTER_COMMIT, row));
-        rows.forEach(row -> count(Outcome.PROCESSED));
+        rows.forEach(row -> delivery.step(Step.AFTER_COMMIT, row.messageId(), row.message()));
+        rows.forEach(row -> delivery.counted(Outcome.PROCESSED));
         return true;
     }
 
-    /** @return whether every message was processed, dropped or parked; false when one is to be redelivered */
-    private boolean processOneByOne(List<IdRow> rows, Instant began) throws Exception {
+    /**
+     * Each message in a transaction of its own, as the message-driven bean delivers it.
+     *
+     * @return whether every message was processed, dropped or parked; false when one is to be redelivered
+     */
+    private boolean processOneByOne(List<IdRow> rows) {
         boolean handled = true;
         for (IdRow row : rows) {
-            handled &= deliverAlone(row, began);
+            try {
+                delivery.deliver(row, Delivery.Check.NONE, settings.processor::process);
+            } catch (HandBack e) {
+                LOG.log(Level.WARNING, e.getMessage() + " with its batch", e.getCause());
+                handled = false;
+            }
         }
         return handled;
-    }
-
-    /** The message-driven bean's protocol for one message: processed, dropped, parked, or to be redelivered. */
-    private boolean deliverAlone(IdRow row, Instant began) throws Exception {
-        try {
-            whileTheDatabaseAllows(() -> inTransaction(database -> {
-                if (!idRows.insert(database, settings.consumerName, row, clock.instant())) {
-                    throw new AlreadyProcessed();
-                }
-                process(row, database);
-                step(Step.BEFORE_COMMIT, row);
-                return null;
-            }));
-            step(Step.AFTER_COMMIT, row);
-            count(Outcome.PROCESSED);
-            return true;
-        } catch (AlreadyProcessed e) {
-            if (wasParkedBefore(row.message())) { // since its batch asked, by another server
-                count(Outcome.PARKED);
-                return true;
-            }
-            return dropDuplicate(row, began);
-        } catch (Exception e) {
-            if (stopping() && SqlStates.isTransient(e)) {
-                return false; // stopping while the database is down: never a reason to park
-            }
-            return parkOrRedeliver(row, e);
-        }
-    }
-
-    private void process(IdRow row, Connection database) throws Exception {
-        step(Step.BEFORE_PROCESS, row);
-        settings.processor.process(row.message(), database);
-    }
-
-    /** A duplicate is dropped, unless its payload differs from the one processed: then it is parked. */
-    private boolean dropDuplicate(IdRow row, Instant began) throws Exception {
-        Duplicate duplicate = whileTheDatabaseAllows(() -> {
-            try (Connection database = settings.dataSource.getConnection()) {
-                return IdRows.earlierDelivery(database, settings.consumerName, row.messageId(), row.message(), began);
-            }
-        });
-        if (duplicate == Duplicate.CONFLICTING_PAYLOAD) {
-            park(
-                    row.messageId(),
-                    row.message(),
-                    ParkReason.ID_REUSED,
-                    "its ID was processed before with another payload: the producer reuses IDs");
-            count(Outcome.DUPLICATE_CONFLICT);
-            return true;
-        }
-        LOG.fine(() -> settings.consumerName + " dropped a duplicate of message " + row.messageId());
-        count(duplicate == Duplicate.LOST_RACE ? Outcome.DUPLICATE_LOST_RACE : Outcome.DUPLICATE_ALREADY_COMMITTED);
-        return true;
-    }
-
-    private boolean parkOrRedeliver(IdRow row, Exception failure) throws Exception {
-        int delivery = ParkingRule.deliveryCount(row.message());
-        Optional<ParkingRule.Parking> parking = parkingRule.parkingAfter(failure, delivery);
-        if (parking.isPresent()) {
-            park(
-                    row.messageId(),
-                    row.message(),
-                    parking.get().reason(),
-                    parking.get().detail());
-            count(Outcome.PARKED);
-            return true;
-        }
-        LOG.log(
-                Level.WARNING,
-                settings.consumerName + " failed to process message " + row.messageId() + " (delivery " + delivery
-                        + "): rolled back, the broker will redeliver its batch",
-                failure);
-        count(Outcome.FAILED);
-        return false;
-    }
-
-    /**
-     * Keeps the message in the parked messages, in a transaction of its own; it may have been parked by
-     * an earlier delivery whose acknowledgement a crash lost.
-     *
-     * @throws IllegalStateException when a unique key other than the message's own refused the row
-     */
-    private void park(String messageId, Message message, ParkReason reason, String detail) throws Exception {
-        boolean parked = whileTheDatabaseAllows(() -> inTransaction(database -> ParkedRows.park(
-                database,
-                settings.consumerName,
-                messageId,
-                message,
-                ParkingRule.deliveryCount(message),
-                reason,
-                detail,
-                clock.instant())));
-        if (parked) {
-            settings.steps.accept(new ProtocolStep(Step.AFTER_PARK, settings.consumerName, messageId, message));
-            return;
-        }
-        if (!wasParkedBefore(message)) {
-            throw new IllegalStateException(settings.consumerName + " could not park message " + messageId
-                    + ": a unique key other than its own refused the row");
-        }
-    }
-
-    private boolean wasParkedBefore(Message message) throws Exception {
-        return !parkedBefore(List.of(message)).isEmpty();
-    }
-
-    /** The JMS message IDs of those among the messages that are parked already; none asked, no query. */
-    private Set<String> parkedBefore(List<Message> messages) throws Exception {
-        if (messages.isEmpty()) {
-            return Set.of();
-        }
-        return whileTheDatabaseAllows(() -> {
-            try (Connection database = settings.dataSource.getConnection()) {
-                return ParkedRows.parkedAmong(database, settings.consumerName, messages);
-            }
-        });
-    }
-
-    /** Runs the work in a transaction of its own, committed when it returns; rolled back when it throws or returns false. */
-    private <T> T inTransaction(Transactional<T> work) throws Exception {
-        try (Connection database = settings.dataSource.getConnection()) {
-            boolean autoCommit = database.getAutoCommit();
-            database.setAutoCommit(false);
-            try {
-                T result = work.on(database);
-                if (Boolean.FALSE.equals(result)) {
-                    database.rollback(); // a refused insert: PostgreSQL has aborted the transaction
-                } else {
-                    database.commit();
-                }
-                return result;
-            } catch (Exception | Error e) { // an Error too: the connection goes back to a pool
-                rollbackQuietly(database);
-                throw e;
-            } finally {
-                database.setAutoCommit(autoCommit);
-            }
-        }
-    }
-
-    /**
-     * Runs the call, again after a transient database failure: at once a few times, then, when the
-     * database does not answer, as soon as it does. A transient failure while the database answers is
-     * the message's own, and is thrown.
-     */
-    private <T> T whileTheDatabaseAllows(DatabaseCall<T> call) throws Exception {
-        int attempts = 0;
-        Duration backOff = FIRST_BACK_OFF;
-        boolean held = false;
-        while (true) {
-            try {
-                T result = call.call();
-                if (held) {
-                    LOG.info(() -> settings.consumerName + " goes on: the database answers again");
-                }
-                return result;
-            } catch (Exception e) {
-                if (!SqlStates.isTransient(e) || stopping()) {
-                    throw e;
-                }
-                if (++attempts >= ATTEMPTS_BEFORE_PROBE && databaseAnswers()) {
-                    throw e;
-                }
-                if (attempts == ATTEMPTS_BEFORE_PROBE) {
-                    held = true;
-                    LOG.warning(
-                            () -> settings.consumerName + " holds its batch: the database does not answer (" + e + ")");
-                }
-                pause(backOff);
-                backOff = longer(backOff);
-            }
-        }
-    }
-
-    private boolean databaseAnswers() {
-        try (Connection database = settings.dataSource.getConnection()) {
-            return database.isValid(5);
-        } catch (SQLException e) {
-            return false;
-        }
     }
 
     /** Records the queue or topic for the consumer name, and refuses to run when the name is recorded for another destination. */
     private void registerDestination() {
         try {
             ConsumerDestination reading = ConsumerDestination.of(settings.consumerName, source(), clock.instant());
-            ConsumerDestination recorded = whileTheDatabaseAllows(() -> recordedDestination(reading));
+            ConsumerDestination recorded = delivery.outside(database -> recordedDestination(database, reading));
             if (!recorded.isSameDestinationAs(source())) {
                 throw new ConsumerNameClash(recorded, reading);
             }
@@ -545,30 +371,22 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         }
     }
 
-    private ConsumerDestination recordedDestination(ConsumerDestination reading) throws SQLException {
-        try (Connection database = settings.dataSource.getConnection()) {
-            Optional<ConsumerDestination> recorded = ConsumerRows.find(database, reading.consumer());
-            if (recorded.isPresent()) {
-                return recorded.get();
-            }
-            try {
-                ConsumerRows.insert(database, reading); // on its own: the connection commits each statement
-                return reading;
-            } catch (SQLException e) {
-                if (SqlStates.isUniqueViolation(e)) { // another receiver of the name recorded it first
-                    return ConsumerRows.find(database, reading.consumer()).orElseThrow(() -> e);
-                }
-                throw e;
-            }
+    /** The destination recorded for the name, recorded now when there is none; the connection commits each statement. */
+    private static ConsumerDestination recordedDestination(Connection database, ConsumerDestination reading)
+            throws SQLException {
+        Optional<ConsumerDestination> recorded = ConsumerRows.find(database, reading.consumer());
+        if (recorded.isPresent()) {
+            return recorded.get();
         }
-    }
-
-    private void count(Outcome outcome) {
-        settings.counted.accept(settings.consumerName, outcome);
-    }
-
-    private void step(Step step, IdRow row) {
-        settings.steps.accept(new ProtocolStep(step, settings.consumerName, row.messageId(), row.message()));
+        try {
+            ConsumerRows.insert(database, reading);
+            return reading;
+        } catch (SQLException e) {
+            if (SqlStates.isUniqueViolation(e)) { // another receiver of the name recorded it first
+                return ConsumerRows.find(database, reading.consumer()).orElseThrow(() -> e);
+            }
+            throw e;
+        }
     }
 
     private Destination source() {
@@ -590,12 +408,39 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         return settings.topic == null ? "" : "shared durable subscription " + settings.subscriptionName;
     }
 
-    private void rollbackQuietly(Connection database) {
-        try {
-            database.rollback();
-        } catch (SQLException e) {
-            // the failure being reported is the one that matters; the pool discards a broken connection
-            LOG.log(Level.FINE, settings.consumerName + " could not roll back", e);
+    /**
+     * While the database does not answer, the batch waits for it for as long as the receiver runs,
+     * asking it again after growing pauses.
+     */
+    private final class WhileRunning implements DatabaseHold {
+
+        @Override
+        public boolean knownDown() {
+            return false;
+        }
+
+        @Override
+        public boolean answersNow() {
+            try (Connection database = settings.dataSource.getConnection()) {
+                return database.isValid(5);
+            } catch (SQLException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public boolean awaitBack() {
+            LOG.warning(() -> settings.consumerName + " holds its batch: the database does not answer");
+            Duration backOff = FIRST_BACK_OFF;
+            while (!stopping()) {
+                pause(backOff);
+                backOff = DatabaseRetry.longer(backOff);
+                if (answersNow()) {
+                    LOG.info(() -> settings.consumerName + " goes on: the database answers again");
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -605,21 +450,6 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static Duration longer(Duration backOff) {
-        Duration doubled = backOff.multipliedBy(2);
-        return doubled.compareTo(LONGEST_BACK_OFF) > 0 ? LONGEST_BACK_OFF : doubled;
-    }
-
-    @FunctionalInterface
-    private interface Transactional<T> {
-        T on(Connection database) throws Exception;
-    }
-
-    @FunctionalInterface
-    private interface DatabaseCall<T> {
-        T call() throws Exception;
     }
 
     /**
@@ -638,13 +468,6 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             @Override
             public void end(String consumer, String messageId) {}
         };
-    }
-
-    /** A first-delivery insert found the ID, or the message parked: thrown to roll the transaction back. */
-    private static final class AlreadyProcessed extends Exception {
-        AlreadyProcessed() {
-            super(null, null, false, false);
-        }
     }
 
     /** The receiver's settings; {@link #build} checks them all and names every unusable one. */

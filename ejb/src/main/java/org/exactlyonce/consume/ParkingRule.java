@@ -35,7 +35,7 @@ record ParkingRule(int parkAfterDeliveries) {
     /** The message's delivery number, from 1, as the broker counts it; 1 when it does not say. */
     static int deliveryCount(Message message) {
         try {
-            return message.getIntProperty("JMSXDeliveryCount");
+            return Math.max(1, message.getIntProperty("JMSXDeliveryCount")); // 0: a message no broker delivered
         } catch (JMSException | NumberFormatException e) {
             return 1; // unknown: count it as a first delivery, the broker's limit still applies
         }

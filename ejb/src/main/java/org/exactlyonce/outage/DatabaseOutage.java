@@ -62,14 +62,14 @@ public class DatabaseOutage {
     Duration probeInterval;
 
     @Inject
-    DatabaseCalls databaseCalls;
+    DatabaseStatus status;
 
-    /** The state the deliveries read through {@link DatabaseCalls}; never a proxy (see {@link OutageState}). */
+    /** The state the deliveries read through {@link DatabaseStatus}; never a proxy (see {@link OutageState}). */
     private OutageState state;
 
     @PostConstruct
     void shareTheDeliveriesState() {
-        state = databaseCalls.outage();
+        state = status.outage();
     }
 
     /** What is unusable in the outage's settings; empty when they can be used. */

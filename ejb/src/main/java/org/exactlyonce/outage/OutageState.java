@@ -11,7 +11,7 @@ import java.util.Set;
  * Whether the database is down, since when, and which message endpoints are paused or being paused
  * meanwhile: the outage's transitions, apart from the container's timers and endpoints that act on
  * them. Thread-safe; the delivering threads wait on it for the database to come back. A plain object
- * that {@link DatabaseCalls} holds, never behind a CDI proxy: its methods synchronize and wait on it,
+ * that {@link DatabaseStatus} holds, never behind a CDI proxy: its methods synchronize and wait on it,
  * and a proxy that serialized its callers held every waiting delivery behind the first one (measured:
  * four held deliveries released one after another, 5 s each, in an outage of 20 s).
  */

@@ -1,6 +1,5 @@
 package org.exactlyonce.park;
 
-import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
 import static org.exactlyonce.Internal.Reason.CONSOLE;
 import static org.exactlyonce.Internal.Reason.CONTAINER;
 
@@ -13,13 +12,10 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
-import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.PersistenceException;
 import jakarta.persistence.TypedQuery;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,13 +25,12 @@ import org.exactlyonce.Internal;
 import org.exactlyonce.broker.BrokerConnections;
 import org.exactlyonce.message.MessageCopies;
 import org.exactlyonce.processed.ProcessedMessages;
-import org.exactlyonce.processed.SqlStates;
 
 /**
  * The parked messages: kept whole with the reason, until an operator replays them to their queue
  * (same type, body, headers and properties) or discards them.
  */
-@Internal({CONTAINER, CONSOLE, ANOTHER_FEATURE})
+@Internal({CONTAINER, CONSOLE})
 @Stateless
 public class ParkedMessages {
 
@@ -52,58 +47,6 @@ public class ParkedMessages {
 
     @Inject
     BrokerConnections connections;
-
-    private final Clock clock = Clock.systemUTC();
-
-    /**
-     * Parks the message in the caller's transaction; the caller commits, then lets the message be
-     * acknowledged.
-     *
-     * @param messageId the application's ID, or {@code null} when the message has no usable one
-     * @param attempts the deliveries of the message, this one included
-     * @return false when a unique key refused the row: then the transaction can only be rolled back,
-     *     and {@link #wasParkedBefore} tells whether the key was this broker message's own (a
-     *     redelivery after a crash), so that the message may be acknowledged
-     */
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public boolean park(
-            String consumer, String messageId, Message message, int attempts, ParkReason reason, String detail)
-            throws JMSException {
-        ParkedMessage parked =
-                ParkedMessage.of(consumer, messageId, message, attempts, reason, detail, clock.instant());
-        try {
-            entityManager.persist(parked);
-            entityManager.flush();
-        } catch (PersistenceException e) {
-            if (SqlStates.isUniqueViolation(e)) {
-                return false;
-            }
-            throw e;
-        }
-        parked.log();
-        return true;
-    }
-
-    /**
-     * Whether this broker message is parked already: asked after a delivery's ID insert recorded
-     * nothing (it leaves a parked message out), and after {@link #park} met a unique key, where only
-     * the table's key on consumer and broker message ID means that; any other key (an identity
-     * column behind its rows, say) kept nothing.
-     */
-    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public boolean wasParkedBefore(String consumer, Message message) throws JMSException {
-        String jmsMessageId = message.getJMSMessageID();
-        return jmsMessageId != null
-                && !entityManager
-                        .createQuery(
-                                "select p.id from ParkedMessage p where p.consumer = :consumer"
-                                        + " and p.jmsMessageId = :jmsMessageId",
-                                Long.class)
-                        .setParameter("consumer", consumer)
-                        .setParameter("jmsMessageId", jmsMessageId)
-                        .getResultList()
-                        .isEmpty();
-    }
 
     /**
      * A page of parked messages, newest first, without their bodies, headers and properties (see

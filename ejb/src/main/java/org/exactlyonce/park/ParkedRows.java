@@ -24,9 +24,8 @@ import org.exactlyonce.processed.SqlStates;
 import org.exactlyonce.processed.StoredIds;
 
 /**
- * Parks messages in plain JDBC, on the caller's connection and in its transaction, for consumers that
- * run outside a persistence context (the batched receiver); the rows are those {@link ParkedMessages}
- * lists, replays and discards.
+ * Parks messages in plain JDBC, on the caller's connection and in its transaction: the one way every
+ * delivery parks; the rows are those {@link ParkedMessages} lists, replays and discards.
  */
 @Internal(ANOTHER_FEATURE)
 public final class ParkedRows {
@@ -44,8 +43,11 @@ public final class ParkedRows {
     private ParkedRows() {}
 
     /**
-     * Parks the message, as {@link ParkedMessages#park} does.
+     * Parks the message, in the caller's transaction; the caller commits, then lets the message be
+     * acknowledged.
      *
+     * @param messageId the application's ID, or {@code null} when the message has no usable one
+     * @param attempts the deliveries of the message, this one included
      * @return false when a unique key refused the row: then the transaction can only be rolled back,
      *     and {@link #parkedAmong} tells whether it was this broker message's own
      */
@@ -91,8 +93,11 @@ public final class ParkedRows {
     }
 
     /**
-     * The JMS message IDs of those among the messages that are parked already, as {@link
-     * ParkedMessages#wasParkedBefore} tells of one, in one query: a batch asks once, not once per message.
+     * The JMS message IDs of those among the messages that are parked already, in one query: a batch
+     * asks once, not once per message. Asked after an ID's insert recorded nothing (it leaves a parked
+     * message out), and after {@link #park} met a unique key, where only the table's key on consumer
+     * and broker message ID means that; any other key (an identity column behind its rows, say) kept
+     * nothing.
      */
     public static Set<String> parkedAmong(Connection connection, String consumer, List<Message> messages)
             throws SQLException, JMSException {

@@ -11,8 +11,6 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.jms.JMSException;
-import jakarta.jms.Message;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.Query;
@@ -39,7 +37,7 @@ import org.exactlyonce.protocol.ProtocolStep;
 /**
  * The table of processed message IDs: why a duplicate's ID is there, and the purge's work on it. Every
  * purge operation is one short transaction of its own, so a purge never holds locks for long. A
- * delivery records its ID through {@link FirstDeliveries}.
+ * delivery records its ID through {@link IdRows}.
  */
 @Internal({CONTAINER, CONSOLE, ANOTHER_FEATURE})
 @Stateless
@@ -67,23 +65,6 @@ public class ProcessedMessages {
      * use, so that the figures are kept from the moment an operator adds the column.
      */
     private Optional<AcknowledgedCounts> acknowledgedCounts = Optional.empty();
-
-    /**
-     * Why an ID that {@link FirstDeliveries#record} found in the table is there; asked after the
-     * rollback, outside any transaction.
-     *
-     * @param deliveryBegan when the delivery that found it began: an ID committed later than that was
-     *     committed by a concurrent delivery
-     */
-    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public Duplicate earlierDelivery(String consumer, String messageId, Message message, Instant deliveryBegan)
-            throws JMSException {
-        Optional<ProcessedMessage> earlier = find(consumer, messageId);
-        if (earlier.isEmpty()) {
-            return Duplicate.LOST_RACE; // the key said so; its row has been purged since
-        }
-        return IdRows.duplicate(earlier.get().payloadSha256(), earlier.get().processedAt(), message, deliveryBegan);
-    }
 
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public Optional<ProcessedMessage> find(String consumer, String messageId) {
