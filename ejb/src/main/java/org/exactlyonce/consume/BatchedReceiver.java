@@ -105,7 +105,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         this.delivery = new Delivery(
                 settings.consumerName,
                 new JdbcTransactions(settings.dataSource),
-                new DatabaseRetry(new WhileRunning()),
+                new DatabaseRetry(settings.databaseAttempts, new WhileRunning()),
                 new ParkingRule(settings.parkAfterDeliveries),
                 settings.steps,
                 settings.counted,
@@ -487,6 +487,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         private Acknowledgement acknowledgement = Acknowledgement.TRANSACTED_SESSION;
         private String messageIdProperty = "messageId";
         private int parkAfterDeliveries = 5;
+        private int databaseAttempts = 4;
         private Function<Message, Optional<String>> brokerOf = message -> Optional.empty();
         private Consumer<ProtocolStep> steps = step -> {};
         private InFlight inFlight = InFlight.NONE;
@@ -571,6 +572,15 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         }
 
         /**
+         * Attempts at a transaction that fail transiently (a deadlock, a lost connection) before the
+         * receiver asks whether the database answers; 4 unless set.
+         */
+        public Builder databaseAttempts(int databaseAttempts) {
+            this.databaseAttempts = databaseAttempts;
+            return this;
+        }
+
+        /**
          * The broker that delivered a message, as the purge's broker view names it; the purge confirms
          * an ID only against that broker. Unknown unless set, and then only age can end an ID.
          */
@@ -628,6 +638,9 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             if (messageIdProperty == null || messageIdProperty.isBlank()) {
                 problems.add("messageIdProperty must name a message property, is '" + messageIdProperty + "'");
             }
+            if (databaseAttempts < 1) {
+                problems.add("databaseAttempts must be at least 1, is " + databaseAttempts);
+            }
             if (parkAfterDeliveries < 1) {
                 problems.add("parkAfterDeliveries must be at least 1, is " + parkAfterDeliveries);
             }
@@ -655,6 +668,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             copy.acknowledgement = acknowledgement;
             copy.messageIdProperty = messageIdProperty;
             copy.parkAfterDeliveries = parkAfterDeliveries;
+            copy.databaseAttempts = databaseAttempts;
             copy.brokerOf = brokerOf;
             copy.steps = steps;
             copy.inFlight = inFlight;

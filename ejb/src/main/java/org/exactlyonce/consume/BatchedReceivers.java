@@ -78,6 +78,7 @@ public class BatchedReceivers {
                 .dataSource(database)
                 .messageIdProperty(messageIds.idProperty())
                 .parkAfterDeliveries(settings.parkAfterDeliveries())
+                .databaseAttempts(settings.databaseAttempts())
                 .brokerOf(broker::brokerOf)
                 .steps(steps::fire)
                 .counted(telemetry::counted)

@@ -8,23 +8,25 @@ import org.exactlyonce.processed.SqlStates;
 /**
  * The one retry policy of a delivery's database work, for the message-driven bean and the batched
  * receiver alike. An attempt that fails transiently (a lost connection, a deadlock: {@link
- * SqlStates#isTransient}) runs again after a growing pause; once {@value #ATTEMPTS_BEFORE_PROBE}
- * attempts have failed, a probe tells whose failure it is. The database answers: the failure is the
+ * SqlStates#isTransient}) runs again after a growing pause; once {@code
+ * exactlyonce.database.attempts} attempts have failed, a probe tells whose failure it is. The database answers: the failure is the
  * message's own ({@link FailsOnItsOwn}), which goes the way of any failing message and never makes
  * the database count as down. It does not answer: the delivery waits for it as the {@link
  * DatabaseHold} says, and tries again once it is back.
  */
 final class DatabaseRetry {
 
-    static final int ATTEMPTS_BEFORE_PROBE = 4;
-
     private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
 
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
 
+    private final int attempts;
+
     private final DatabaseHold hold;
 
-    DatabaseRetry(DatabaseHold hold) {
+    /** @param attempts failed attempts before the probe; at least 1 */
+    DatabaseRetry(int attempts, DatabaseHold hold) {
+        this.attempts = attempts;
         this.hold = hold;
     }
 
@@ -49,7 +51,7 @@ final class DatabaseRetry {
                 if (!isTransient(e)) {
                     throw e;
                 }
-                if (++failed < ATTEMPTS_BEFORE_PROBE) {
+                if (++failed < attempts) {
                     pause(pause);
                     pause = longer(pause);
                     continue;

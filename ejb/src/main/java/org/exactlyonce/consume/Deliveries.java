@@ -75,7 +75,9 @@ class Deliveries {
         Delivery delivery = new Delivery(
                 consumer,
                 new JtaTransactions(transaction, database),
-                new DatabaseRetry(new WhileTheServerHolds(ConsumerNames.beanName(bean.getClass()), consumer)),
+                new DatabaseRetry(
+                        settings.databaseAttempts(),
+                        new WhileTheServerHolds(ConsumerNames.beanName(bean.getClass()), consumer)),
                 settings.parking(),
                 steps::fire,
                 telemetry::counted,

@@ -19,6 +19,14 @@ class DeliverySettings {
     @ConfigProperty(name = "exactlyonce.park-after-deliveries", defaultValue = "5")
     int parkAfterDeliveries;
 
+    /**
+     * Attempts at a delivery's transaction that fail transiently (a deadlock, a lost connection) before
+     * a probe asks whether the database answers.
+     */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.database.attempts", defaultValue = "4")
+    int databaseAttempts;
+
     /** How long a delivery waits for a database that is down before it hands its message back to the broker. */
     @Inject
     @ConfigProperty(name = "exactlyonce.outage.hold-delivery", defaultValue = "PT1M")
@@ -26,6 +34,10 @@ class DeliverySettings {
 
     public int parkAfterDeliveries() {
         return parkAfterDeliveries;
+    }
+
+    public int databaseAttempts() {
+        return databaseAttempts;
     }
 
     public Duration holdDelivery() {
@@ -43,6 +55,9 @@ class DeliverySettings {
         if (parkAfterDeliveries < 1) {
             problems.add("exactlyonce.park-after-deliveries must be at least 1 (a message would be parked"
                     + " before any delivery could fail), is " + parkAfterDeliveries);
+        }
+        if (databaseAttempts < 1) {
+            problems.add("exactlyonce.database.attempts must be at least 1, is " + databaseAttempts);
         }
         if (holdDelivery.isNegative()) {
             problems.add("exactlyonce.outage.hold-delivery must not be negative, is " + holdDelivery);

@@ -25,6 +25,14 @@ class DeliverySettingsTest {
     }
 
     @Test
+    void noAttemptAtTheDatabaseIsRefused() {
+        DeliverySettings settings = settings(5, Duration.ofMinutes(1));
+        settings.databaseAttempts = 0;
+
+        assertEquals(List.of("exactlyonce.database.attempts must be at least 1, is 0"), settings.problems());
+    }
+
+    @Test
     void aNegativeHoldIsRefused() {
         assertTrue(settings(5, Duration.ofSeconds(-1)).problems().get(0).contains("exactlyonce.outage.hold-delivery"));
     }
@@ -101,6 +109,7 @@ class DeliverySettingsTest {
         DeliverySettings settings = new DeliverySettings();
         settings.parkAfterDeliveries = parkAfterDeliveries;
         settings.holdDelivery = holdDelivery;
+        settings.databaseAttempts = 4;
         return settings;
     }
 }

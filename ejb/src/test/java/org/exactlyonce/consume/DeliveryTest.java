@@ -231,7 +231,7 @@ class DeliveryTest {
         return new Delivery(
                 CONSUMER,
                 new JdbcTransactions(database),
-                new DatabaseRetry(hold),
+                new DatabaseRetry(4, hold),
                 new ParkingRule(parkAfterDeliveries),
                 step -> steps.add(step.step()),
                 (consumer, outcome) -> outcomes.add(outcome),

@@ -163,7 +163,7 @@ class DeliveryInContainerIT {
         Delivery delivery = new Delivery(
                 consumer,
                 new JtaTransactions(lookup("java:comp/UserTransaction", UserTransaction.class), database()),
-                new DatabaseRetry(new DatabaseHold() {
+                new DatabaseRetry(4, new DatabaseHold() {
                     @Override
                     public boolean knownDown() {
                         return false;
