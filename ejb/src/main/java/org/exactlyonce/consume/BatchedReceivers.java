@@ -2,13 +2,15 @@ package org.exactlyonce.consume;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
 import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import javax.sql.DataSource;
 import org.exactlyonce.broker.BrokerView;
 import org.exactlyonce.protocol.ProtocolStep;
@@ -45,9 +47,6 @@ public class BatchedReceivers {
 
     @Resource(lookup = "java:comp/DefaultDataSource")
     private DataSource database;
-
-    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
-    private ManagedThreadFactory threads;
 
     @Inject
     private MessageIds messageIds;
@@ -102,12 +101,29 @@ public class BatchedReceivers {
      */
     public BatchedReceiver start(BatchedReceiver.Builder builder) {
         BatchedReceiver receiver = builder.build();
+        ThreadFactory threads = managedThreads();
         localConsumers.deployed(receiver.consumerName(), receiver.subscription());
         Thread thread = threads.newThread(receiver);
         thread.setName("exactly-once " + receiver.consumerName());
         running.add(receiver);
         thread.start();
         return receiver;
+    }
+
+    /**
+     * The server's default {@code ManagedThreadFactory}, looked up when a receiver starts rather than
+     * injected: a server without Jakarta Concurrency would warn of the field at every start, whether or
+     * not the application runs a receiver.
+     */
+    private static ThreadFactory managedThreads() {
+        try {
+            return InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
+        } catch (NamingException | ClassCastException e) {
+            throw new IllegalStateException(
+                    "a batched receiver runs on the server's ManagedThreadFactory, which it does not offer:"
+                            + " enable Jakarta Concurrency (Open Liberty's concurrent-3.0 feature)",
+                    e);
+        }
     }
 
     @PreDestroy

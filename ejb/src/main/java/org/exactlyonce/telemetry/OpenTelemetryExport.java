@@ -9,14 +9,14 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
-import jakarta.annotation.PostConstruct;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
+import java.util.Optional;
 import org.exactlyonce.processed.IdTableCounts;
 
 /**
@@ -32,8 +32,7 @@ import org.exactlyonce.processed.IdTableCounts;
  * {@code exactlyonce.outbox.sent} and {@code exactlyonce.outbox.send_failures}, read through {@link
  * OutboxReadings} then.
  */
-@ApplicationScoped
-class OpenTelemetryExport implements TraceExport {
+final class OpenTelemetryExport implements TraceExport {
 
     private static final String SCOPE = "org.exactlyonce";
     private static final AttributeKey<String> CONSUMER = AttributeKey.stringKey("exactlyonce.consumer");
@@ -41,17 +40,31 @@ class OpenTelemetryExport implements TraceExport {
     private static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("exactlyonce.message_id");
     private static final AttributeKey<String> STATE = AttributeKey.stringKey("exactlyonce.state");
 
-    @Inject
-    OpenTelemetry openTelemetry;
+    private final OpenTelemetry openTelemetry;
+    private final ConsumerMetrics figures;
+    private final OutboxReadings outbox;
 
-    @Inject
-    ConsumerMetrics figures;
+    private OpenTelemetryExport(OpenTelemetry openTelemetry, ConsumerMetrics figures, OutboxReadings outbox) {
+        this.openTelemetry = openTelemetry;
+        this.figures = figures;
+        this.outbox = outbox;
+    }
 
-    @Inject
-    OutboxReadings outbox;
+    /**
+     * The export through the container's OpenTelemetry, its instruments registered; empty when the
+     * container has no OpenTelemetry bean.
+     */
+    static Optional<TraceExport> ofTheContainer(ConsumerMetrics figures, OutboxReadings outbox) {
+        Instance<OpenTelemetry> openTelemetry = CDI.current().select(OpenTelemetry.class);
+        if (!openTelemetry.isResolvable()) {
+            return Optional.empty();
+        }
+        OpenTelemetryExport export = new OpenTelemetryExport(openTelemetry.get(), figures, outbox);
+        export.observeFigures();
+        return Optional.of(export);
+    }
 
-    @PostConstruct
-    void observeFigures() {
+    private void observeFigures() {
         Meter meter = openTelemetry.getMeter(SCOPE);
         meter.counterBuilder("exactlyonce.deliveries")
                 .setDescription("Deliveries since the server started, by outcome")

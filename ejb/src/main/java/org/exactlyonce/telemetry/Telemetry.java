@@ -4,7 +4,6 @@ import static org.exactlyonce.Internal.Reason.ANOTHER_FEATURE;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import java.util.logging.Logger;
@@ -26,7 +25,7 @@ public class Telemetry {
     ConsumerMetrics metrics;
 
     @Inject
-    Instance<TraceExport> exports;
+    OutboxReadings outbox;
 
     /**
      * MicroProfile Telemetry's own switch, read as the specification defines it. While it is true (the
@@ -42,7 +41,7 @@ public class Telemetry {
 
     @PostConstruct
     void findExport() {
-        if (!exports.isResolvable()) {
+        if (!seesOpenTelemetry()) {
             export = new NoTraces();
             LOG.info("the application does not see the OpenTelemetry API: deliveries are counted, not traced");
         } else if (sdkDisabled) {
@@ -50,7 +49,24 @@ public class Telemetry {
             LOG.info(
                     "otel.sdk.disabled is true (MicroProfile Telemetry's default): deliveries are counted, not traced");
         } else {
-            export = exports.get();
+            export = OpenTelemetryExport.ofTheContainer(metrics, outbox).orElseGet(() -> {
+                LOG.info("the server offers no OpenTelemetry: deliveries are counted, not traced");
+                return new NoTraces();
+            });
+        }
+    }
+
+    /**
+     * Whether the application sees the OpenTelemetry API, which a server without MicroProfile Telemetry
+     * does not show it. Asked before {@link OpenTelemetryExport} is loaded: a bean whose fields or
+     * methods name types the container cannot load makes it warn at every start.
+     */
+    private static boolean seesOpenTelemetry() {
+        try {
+            Class.forName("io.opentelemetry.api.OpenTelemetry", false, Telemetry.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 

@@ -4,8 +4,8 @@ import jakarta.jms.Message;
 
 /**
  * Where {@link Telemetry} sends each delivery's span and the consumers' figures. OpenTelemetry's types
- * stay behind it: on a server whose applications do not see the OpenTelemetry API, the container cannot
- * load {@link OpenTelemetryExport}, skips it, and the engine runs without traces.
+ * stay behind it: on a server whose applications do not see the OpenTelemetry API, {@link Telemetry}
+ * never loads {@link OpenTelemetryExport}, and the engine runs without traces.
  */
 interface TraceExport {
 

@@ -6,6 +6,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,12 @@ class SampleIT {
 
     private final LedgerClient ledger = new LedgerClient();
     private final String account = "sample-" + UUID.randomUUID();
+
+    /** As the README's run command starts it: no feature is missing, no resource unread, no schema unknown. */
+    @Test
+    void theDefaultServerLogsNoWarningOrError() {
+        assertEquals(List.of(), new ServerLog().libertyWarningsAndErrors());
+    }
 
     @Test
     void aCreditSentTwiceWithOneIdIsBookedOnce() {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The test phase's server log ({@link Phase#log}): a WildFly's server.log, a Liberty's messages.log.
@@ -33,4 +34,19 @@ final class ServerLog {
             throw new UncheckedIOException("cannot read the server log " + log, e);
         }
     }
+
+    /**
+     * The warnings and errors a Liberty logged, by their message codes: {@code W CWNEN0047W: ...} and
+     * {@code E ...E:} lines.
+     */
+    List<String> libertyWarningsAndErrors() {
+        try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(line -> LIBERTY_WARNING_OR_ERROR.matcher(line).find())
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the server log " + log, e);
+        }
+    }
+
+    private static final Pattern LIBERTY_WARNING_OR_ERROR = Pattern.compile(" [WE] [A-Z]{4,5}\\d{4,5}[IWE]?:");
 }

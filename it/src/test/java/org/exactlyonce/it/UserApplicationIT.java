@@ -2,6 +2,7 @@ package org.exactlyonce.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import jakarta.json.JsonObject;
 import java.io.IOException;
@@ -25,6 +26,17 @@ class UserApplicationIT {
     private static final int ORDERS = 100;
 
     private final LedgerClient server = new LedgerClient();
+
+    /**
+     * The README's Liberty has neither Jakarta Concurrency nor MicroProfile Telemetry: the engine must
+     * not name their types where the container reads them at start.
+     */
+    @Test
+    void theUsersLibertyLogsNoWarningOrError() {
+        assumeFalse(Phase.onWildFly(), "the README's WildFly logs its own keystore warnings");
+
+        assertEquals(List.of(), new ServerLog().libertyWarningsAndErrors());
+    }
 
     /** Liberty's server.xml, or the CLI script that set WildFly up for the user's queue. */
     @Test
