@@ -1,171 +1,119 @@
 package org.exactlyonce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.enterprise.inject.spi.Extension;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.lang.reflect.Field;
+import java.lang.reflect.Member;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.exactlyonce.Internal.Reason;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's shape, read from its compiled classes: which types are public and why, and that no
- * package depends on itself through others. A type made public without saying why, or a dependency that
- * closes a loop, fails here.
+ * The API is where it lives: the public types outside {@code org.exactlyonce.internal}, and none of
+ * them hands an application an internal type, in what it extends, declares, takes, returns or throws.
  */
 class EngineLayoutTest {
 
     private static final Path CLASSES = Path.of("target", "classes");
 
-    /**
-     * What users extend, throw, call and observe: the API, the public types not marked {@link Internal}
-     * (with their public member types).
-     */
+    private static final String INTERNAL = "org.exactlyonce.internal.";
+
+    /** What users extend, throw, call and observe, with their public member types. */
     private static final Set<String> API = Set.of(
-            "Internal",
-            "Internal.Reason",
-            "consume.AbstractExactlyOnceConsumer",
-            "consume.BatchedReceiver",
-            "consume.BatchedReceiver.Acknowledgement",
-            "consume.BatchedReceiver.Builder",
-            "consume.BatchedReceivers",
-            "consume.BatchProcessor",
-            "consume.InvalidMessageException",
-            "park.ParkReason",
+            "AbstractExactlyOnceConsumer",
+            "InvalidMessageException",
+            "ParkReason",
+            "ProtocolStep",
+            "ProtocolStep.Step",
+            "batch.BatchedReceiver",
+            "batch.BatchedReceiver.Acknowledgement",
+            "batch.BatchedReceiver.Builder",
+            "batch.BatchedReceivers",
+            "batch.BatchProcessor",
             "outbox.Outbox",
-            "outbox.OutgoingMessage",
-            "protocol.ProtocolStep",
-            "protocol.ProtocolStep.Step");
-
-    /**
-     * The public member types of internal types, internal with them: listed, so that a new one is a
-     * change that says why it is public (an entity's key class, a row or a copy another feature reads).
-     */
-    private static final Set<String> MEMBERS_OF_INTERNAL_TYPES = Set.of(
-            "broker.BrokerConnections.Visitor",
-            "broker.BrokerView.Candidate",
-            "consume.ConsumerDestination.Kind",
-            "message.MessageCopies.Copy",
-            "message.MessageCopies.Headers",
-            "message.MessageCopies.StoredMessage",
-            "park.ParkedMessages.Replay",
-            "processed.IdRows.IdRow",
-            "processed.ProcessedMessage.Key",
-            "processed.ProcessedMessage.State",
-            "processed.ProcessedMessages.Duplicate",
-            "telemetry.OutboxReadings.Reading");
-
-    private static final Set<String> ENTERPRISE_BEANS = Set.of(
-            "jakarta.ejb.Stateless", "jakarta.ejb.Stateful", "jakarta.ejb.Singleton", "jakarta.ejb.MessageDriven");
-
-    private static final Pattern EDGE =
-            Pattern.compile("^\\s+(org\\.exactlyonce\\S*)\\s+->\\s+(org\\.exactlyonce\\S*)\\s");
+            "outbox.OutgoingMessage");
 
     @Test
-    void thePublicTypesNotMarkedInternalAreTheApi() throws IOException {
-        Set<String> unmarked = publicTypes().stream()
-                .filter(type -> internalMark(type) == null)
-                .map(EngineLayoutTest::shortName)
+    void thePublicTypesOutsideInternalAreTheApi() throws IOException {
+        Set<String> outside = apiTypes().stream()
+                .map(type ->
+                        type.getName().substring("org.exactlyonce.".length()).replace('$', '.'))
                 .collect(Collectors.toCollection(TreeSet::new));
 
-        assertEquals(new TreeSet<>(API), unmarked, "the public types without @Internal, without org.exactlyonce.");
+        assertEquals(new TreeSet<>(API), outside, "public types outside org.exactlyonce.internal");
     }
 
-    /** A member type is internal with its enclosing type, never by a mark of its own. */
     @Test
-    void theInternalTypesPublicMemberTypesAreTheOnesListed() throws IOException {
-        List<Class<?>> members = publicTypes().stream()
-                .filter(type -> type.getEnclosingClass() != null)
-                .toList();
-        Set<String> ofInternalTypes = members.stream()
-                .filter(type -> internalMark(type) != null)
-                .map(EngineLayoutTest::shortName)
-                .collect(Collectors.toCollection(TreeSet::new));
-
-        assertEquals(
-                new TreeSet<>(MEMBERS_OF_INTERNAL_TYPES), ofInternalTypes, "public member types of internal types");
-        assertEquals(
-                List.of(),
-                members.stream()
-                        .filter(type -> type.isAnnotationPresent(Internal.class))
-                        .toList(),
-                "member types marked on their own");
-    }
-
-    /**
-     * The container's reason holds for an enterprise bean or a CDI extension, another feature's for a type
-     * another package of the engine uses, and each that holds is named; the console's is checked by the
-     * console's build, which sees what it uses.
-     */
-    @Test
-    void everyInternalTypeNamesWhyItIsPublic() throws IOException {
-        Map<String, Set<String>> usedBy = classDependencies();
-        Map<String, Set<Reason>> named = new TreeMap<>();
-        Map<String, Set<Reason>> found = new TreeMap<>();
-        for (Class<?> type : publicTypes()) {
-            Internal mark = type.getAnnotation(Internal.class);
-            if (mark == null || type.getEnclosingClass() != null) {
-                continue;
+    void noApiTypeExposesAnInternalOne() throws IOException {
+        List<String> exposed = new ArrayList<>();
+        for (Class<?> type : apiTypes()) {
+            List<Type> seen = new ArrayList<>();
+            seen.add(type.getGenericSuperclass());
+            seen.addAll(List.of(type.getGenericInterfaces()));
+            for (Field field : type.getDeclaredFields()) {
+                if (visible(field)) {
+                    seen.add(field.getGenericType());
+                }
             }
-            Set<Reason> reasons = EnumSet.noneOf(Reason.class);
-            reasons.addAll(List.of(mark.value()));
-            reasons.remove(Reason.CONSOLE);
-            named.put(shortName(type), reasons);
-            found.put(shortName(type), reasonsFound(type, usedBy.getOrDefault(type.getName(), Set.of())));
-            assertTrue(mark.value().length > 0, type + " is marked internal without a reason");
+            Stream.concat(Arrays.stream(type.getDeclaredMethods()), Arrays.stream(type.getDeclaredConstructors()))
+                    .filter(EngineLayoutTest::visible)
+                    .forEach(executable -> {
+                        seen.addAll(List.of(executable.getGenericParameterTypes()));
+                        seen.addAll(List.of(executable.getGenericExceptionTypes()));
+                        if (executable instanceof java.lang.reflect.Method method) {
+                            seen.add(method.getGenericReturnType());
+                        }
+                    });
+            seen.stream()
+                    .flatMap(EngineLayoutTest::classesIn)
+                    .filter(used -> used.getName().startsWith(INTERNAL))
+                    .forEach(used -> exposed.add(type.getName() + " -> " + used.getName()));
         }
-        assertEquals(found, named, "the reasons but the console's, found in the classes and named by @Internal");
+        assertEquals(List.of(), exposed, "API types that hand out internal ones");
     }
 
-    private static Set<Reason> reasonsFound(Class<?> type, Set<String> usedByPackages) {
-        Set<Reason> reasons = EnumSet.noneOf(Reason.class);
-        boolean bean = Arrays.stream(type.getAnnotations())
-                .anyMatch(annotation ->
-                        ENTERPRISE_BEANS.contains(annotation.annotationType().getName()));
-        if (bean || Extension.class.isAssignableFrom(type)) {
-            reasons.add(Reason.CONTAINER);
-        }
-        if (usedByPackages.stream().anyMatch(user -> !user.equals(type.getPackageName()))) {
-            reasons.add(Reason.ANOTHER_FEATURE);
-        }
-        return reasons;
+    /** Public and protected members: what an application that extends or calls the type can reach. */
+    private static boolean visible(Member member) {
+        return !member.isSynthetic()
+                && (Modifier.isPublic(member.getModifiers()) || Modifier.isProtected(member.getModifiers()));
     }
 
-    @Test
-    void noPackageDependsOnItselfThroughOthers() {
-        Map<String, Set<String>> uses = packageDependencies();
-        assertTrue(uses.size() > 5, "jdeps found the engine's packages: " + uses.keySet());
-
-        List<List<String>> loops = new ArrayList<>();
-        uses.keySet().forEach(start -> loopThrough(start, start, uses, new ArrayList<>(), loops));
-        assertEquals(List.of(), loops, "package loops");
+    private static Stream<Class<?>> classesIn(Type type) {
+        if (type instanceof Class<?> plain) {
+            return plain.isArray() ? classesIn(plain.getComponentType()) : Stream.of(plain);
+        }
+        if (type instanceof ParameterizedType parameterized) {
+            return Stream.concat(
+                    classesIn(parameterized.getRawType()),
+                    Arrays.stream(parameterized.getActualTypeArguments()).flatMap(EngineLayoutTest::classesIn));
+        }
+        if (type instanceof WildcardType wildcard) {
+            return Stream.concat(Arrays.stream(wildcard.getUpperBounds()), Arrays.stream(wildcard.getLowerBounds()))
+                    .flatMap(EngineLayoutTest::classesIn);
+        }
+        return Stream.empty(); // a type variable: its bounds are the declaring type's
     }
 
-    /** The public types, a public member type of a public type counting as much as any other. */
-    private static List<Class<?>> publicTypes() throws IOException {
+    /** The public types outside the internal packages, public member types included. */
+    private static List<Class<?>> apiTypes() throws IOException {
         try (Stream<Path> files = Files.walk(CLASSES)) {
             return files.map(file -> CLASSES.relativize(file).toString())
                     .filter(name -> name.endsWith(".class") && !name.contains("package-info"))
                     .<Class<?>>map(name -> load(name.substring(0, name.length() - ".class".length())
                             .replace(java.io.File.separatorChar, '.')))
+                    .filter(type -> !type.getName().startsWith(INTERNAL))
                     .filter(EngineLayoutTest::isVisibleOutsideItsPackage)
                     .toList();
         }
@@ -179,21 +127,6 @@ class EngineLayoutTest {
         }
     }
 
-    /** The type's mark, or its enclosing type's: a member of an internal type is internal. */
-    private static Internal internalMark(Class<?> type) {
-        for (Class<?> at = type; at != null; at = at.getEnclosingClass()) {
-            if (at.isAnnotationPresent(Internal.class)) {
-                return at.getAnnotation(Internal.class);
-            }
-        }
-        return null;
-    }
-
-    private static String shortName(Class<?> type) {
-        return type.getName().substring("org.exactlyonce.".length()).replace('$', '.');
-    }
-
-    /** A public top-level type, or a public member type of one, is: a nested type counts as much as any other. */
     private static boolean isVisibleOutsideItsPackage(Class<?> type) {
         for (Class<?> at = type; at != null; at = at.getEnclosingClass()) {
             if (at.isAnonymousClass() || at.isLocalClass() || !Modifier.isPublic(at.getModifiers())) {
@@ -201,63 +134,5 @@ class EngineLayoutTest {
             }
         }
         return true;
-    }
-
-    /** Package to the engine's other packages it uses. */
-    private static Map<String, Set<String>> packageDependencies() {
-        Map<String, Set<String>> uses = new TreeMap<>();
-        for (List<String> edge : dependencies("package")) {
-            if (!edge.get(0).equals(edge.get(1))) {
-                uses.computeIfAbsent(edge.get(0), p -> new TreeSet<>()).add(edge.get(1));
-            }
-        }
-        return uses;
-    }
-
-    /** Top-level class to the other packages whose classes use it (jdeps leaves out a package's own). */
-    private static Map<String, Set<String>> classDependencies() {
-        Map<String, Set<String>> usedBy = new TreeMap<>();
-        for (List<String> edge : dependencies("class")) {
-            String used = edge.get(1).split("\\$")[0];
-            String user = edge.get(0);
-            usedBy.computeIfAbsent(used, c -> new TreeSet<>()).add(user.substring(0, user.lastIndexOf('.')));
-        }
-        return usedBy;
-    }
-
-    /** Each use of one of the engine's packages or classes by another, as the JDK's {@code jdeps} reads them. */
-    private static List<List<String>> dependencies(String level) {
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps")
-                .orElseThrow(() -> new AssertionError("jdeps is part of the JDK the build runs on; none found"));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = jdeps.run(
-                new PrintWriter(out),
-                new PrintWriter(err),
-                "-verbose:" + level,
-                "-e",
-                "org\\.exactlyonce\\..*",
-                CLASSES.toString());
-        assertEquals(0, status, "jdeps: " + err);
-        return out.toString()
-                .lines()
-                .map(EDGE::matcher)
-                .filter(Matcher::find)
-                .map(edge -> List.of(edge.group(1), edge.group(2)))
-                .toList();
-    }
-
-    /** Adds each path from {@code at} back to {@code start} whose packages come after {@code start}, once. */
-    private static void loopThrough(
-            String start, String at, Map<String, Set<String>> uses, List<String> path, List<List<String>> loops) {
-        path.add(at);
-        for (String next : uses.getOrDefault(at, Set.of())) {
-            if (next.equals(start)) {
-                loops.add(List.copyOf(path));
-            } else if (next.compareTo(start) > 0 && !path.contains(next)) {
-                loopThrough(start, next, uses, path, loops);
-            }
-        }
-        path.remove(path.size() - 1);
     }
 }

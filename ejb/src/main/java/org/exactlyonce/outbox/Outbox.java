@@ -11,10 +11,12 @@ import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.List;
 import java.util.UUID;
-import org.exactlyonce.consume.MessageIds;
-import org.exactlyonce.message.MessageCopies.Copy;
+import org.exactlyonce.internal.delivery.MessageIds;
+import org.exactlyonce.internal.message.MessageCopies.Copy;
+import org.exactlyonce.internal.outbox.OutboxRelay;
+import org.exactlyonce.internal.outbox.OutboxTable;
+import org.exactlyonce.internal.outbox.Target;
 
 /**
  * Sends messages exactly when a transaction commits, without XA: {@link #send} writes the message to
@@ -87,26 +89,6 @@ public class Outbox {
         table.write(messageId, targetOf(destination), copyOf(message), clock.instant());
         relayAfterCommit();
         return messageId;
-    }
-
-    /** The outbox's figures now: what waits, since when, how much of it failed to go, what went. */
-    public OutboxFigures figures() throws SQLException {
-        return relay.figures();
-    }
-
-    /** The first {@code max} messages whose last send failed, oldest first, each with the reason. */
-    public List<UnsentMessage> failing(int max) throws SQLException {
-        return table.failing(max);
-    }
-
-    /**
-     * Deletes a waiting message without sending it, for an operator who has dealt with it otherwise
-     * (its destination is gone for good): the messages after it for its destination go on.
-     *
-     * @return false when no message with that ID waits: it has been sent, or was never written
-     */
-    public boolean discard(String messageId) throws SQLException {
-        return table.discard(messageId);
     }
 
     /** Once per transaction, however many messages it writes. */

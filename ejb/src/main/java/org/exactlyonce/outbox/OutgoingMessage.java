@@ -8,10 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.exactlyonce.message.BodyType;
-import org.exactlyonce.message.MessageCopies;
-import org.exactlyonce.message.MessageCopies.Copy;
-import org.exactlyonce.message.MessageCopies.Headers;
+import org.exactlyonce.internal.message.BodyType;
+import org.exactlyonce.internal.message.MessageCopies;
+import org.exactlyonce.internal.message.MessageCopies.Copy;
+import org.exactlyonce.internal.message.MessageCopies.Headers;
 
 /**
  * A message for {@link Outbox#send}: its type and body, the headers a producer sets and its

@@ -14,14 +14,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.exactlyonce.consume.ConsumerDestination;
-import org.exactlyonce.consume.LocalConsumers;
-import org.exactlyonce.park.ParkedMessages;
-import org.exactlyonce.processed.IdTableCounts;
-import org.exactlyonce.purge.Purge;
-import org.exactlyonce.purge.PurgeReport;
-import org.exactlyonce.telemetry.ConsumerMetrics;
-import org.exactlyonce.telemetry.Outcome;
+import org.exactlyonce.internal.consumer.ConsumerDestination;
+import org.exactlyonce.internal.consumer.LocalConsumers;
+import org.exactlyonce.internal.park.ParkedMessages;
+import org.exactlyonce.internal.processed.IdTableCounts;
+import org.exactlyonce.internal.purge.Purge;
+import org.exactlyonce.internal.purge.PurgeReport;
+import org.exactlyonce.internal.telemetry.ConsumerMetrics;
+import org.exactlyonce.internal.telemetry.Outcome;
 
 /**
  * Every consumer's figures: deliveries by outcome since the server started, throughput, parked

@@ -1,5 +1,6 @@
 package org.exactlyonce.admin;
 
+import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -10,11 +11,11 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.SortedSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.exactlyonce.outbox.Outbox;
-import org.exactlyonce.outbox.OutboxFigures;
-import org.exactlyonce.processed.IdTableCounts;
-import org.exactlyonce.telemetry.ConsumerMetrics;
-import org.exactlyonce.telemetry.Outcome;
+import org.exactlyonce.internal.outbox.OutboxFigures;
+import org.exactlyonce.internal.outbox.OutboxRelay;
+import org.exactlyonce.internal.processed.IdTableCounts;
+import org.exactlyonce.internal.telemetry.ConsumerMetrics;
+import org.exactlyonce.internal.telemetry.Outcome;
 
 /**
  * The consumers' figures for a Prometheus scrape, the same on every server: the engine renders them
@@ -32,8 +33,8 @@ public class MetricsResource {
     @Inject
     ConsumerMetrics metrics;
 
-    @Inject
-    Outbox outbox;
+    @EJB
+    OutboxRelay relay;
 
     @GET
     @Produces(PrometheusText.CONTENT_TYPE)
@@ -53,7 +54,7 @@ public class MetricsResource {
                         "consumer",
                         consumer));
         idTables(text);
-        outbox(text, outbox.figures());
+        outbox(text, relay.figures());
         return text.toString();
     }
 

@@ -1,5 +1,6 @@
 package org.exactlyonce.admin;
 
+import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -19,9 +20,10 @@ import java.util.Map;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.exactlyonce.outbox.Outbox;
-import org.exactlyonce.outbox.OutboxFigures;
-import org.exactlyonce.outbox.UnsentMessage;
+import org.exactlyonce.internal.outbox.OutboxFigures;
+import org.exactlyonce.internal.outbox.OutboxRelay;
+import org.exactlyonce.internal.outbox.OutboxTable;
+import org.exactlyonce.internal.outbox.UnsentMessage;
 
 /**
  * The outbox: messages written by committed transactions and not sent yet, those whose send failed
@@ -36,8 +38,11 @@ public class OutboxResource {
     /** Failing messages listed at most. */
     private static final int LISTED = 50;
 
+    @EJB
+    OutboxRelay relay;
+
     @Inject
-    Outbox outbox;
+    OutboxTable table;
 
     @Context
     SecurityContext security;
@@ -45,7 +50,7 @@ public class OutboxResource {
     @GET
     @Operation(summary = "Messages waiting in the outbox, the oldest one's age, what went, and those whose send failed")
     public OutboxStatus status() throws SQLException {
-        return OutboxStatus.of(outbox.figures(), outbox.failing(LISTED), Instant.now());
+        return OutboxStatus.of(relay.figures(), table.failing(LISTED), Instant.now());
     }
 
     @DELETE
@@ -54,7 +59,7 @@ public class OutboxResource {
     @APIResponse(responseCode = "204", description = "discarded")
     @APIResponse(responseCode = "404", description = "no message with that ID waits: sent, or never written")
     public Response discard(@PathParam("messageId") String messageId) throws SQLException {
-        if (!outbox.discard(messageId)) {
+        if (!table.discard(messageId)) {
             throw new NotFoundException("no outgoing message " + messageId + " waits in the outbox");
         }
         String user = security.getUserPrincipal().getName();

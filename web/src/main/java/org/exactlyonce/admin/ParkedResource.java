@@ -26,10 +26,10 @@ import java.util.List;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.exactlyonce.message.BodyType;
-import org.exactlyonce.park.ParkReason;
-import org.exactlyonce.park.ParkedMessage;
-import org.exactlyonce.park.ParkedMessages;
+import org.exactlyonce.ParkReason;
+import org.exactlyonce.internal.message.BodyType;
+import org.exactlyonce.internal.park.ParkedMessage;
+import org.exactlyonce.internal.park.ParkedMessages;
 
 /** Parked messages: list, show, replay to their queue, discard. Every change is written to the audit log. */
 @Path("/parked")

@@ -11,8 +11,8 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.exactlyonce.processed.ProcessedMessage;
-import org.exactlyonce.processed.ProcessedMessages;
+import org.exactlyonce.internal.processed.ProcessedMessage;
+import org.exactlyonce.internal.processed.ProcessedMessages;
 
 /**
  * Looks up whether a consumer has processed a message ID, and where the ID is in its life. Both are

@@ -11,8 +11,8 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.exactlyonce.purge.Purge;
-import org.exactlyonce.purge.PurgeReport;
+import org.exactlyonce.internal.purge.Purge;
+import org.exactlyonce.internal.purge.PurgeReport;
 
 /** Runs a purge of processed IDs now, rather than at the next timer run. */
 @Path("/purge")

@@ -10,7 +10,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.transaction.UserTransaction;
 import java.util.Optional;
-import org.exactlyonce.protocol.ProtocolStep.Step;
+import org.exactlyonce.ProtocolStep.Step;
 import org.exactlyonce.sample.ledger.Ledger;
 
 /**

@@ -20,9 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.exactlyonce.consume.BatchedReceiver;
-import org.exactlyonce.consume.BatchedReceivers;
-import org.exactlyonce.consume.InvalidMessageException;
+import org.exactlyonce.InvalidMessageException;
+import org.exactlyonce.batch.BatchedReceiver;
+import org.exactlyonce.batch.BatchedReceivers;
 
 /**
  * The ledger's booking through batched receivers: many credits per transaction, booked in plain JDBC

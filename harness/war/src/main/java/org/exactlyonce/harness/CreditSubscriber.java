@@ -3,7 +3,7 @@ package org.exactlyonce.harness;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
-import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.AbstractExactlyOnceConsumer;
 import org.exactlyonce.sample.ledger.CreditOrder;
 import org.exactlyonce.sample.ledger.CreditOrders;
 import org.exactlyonce.sample.ledger.Ledger;

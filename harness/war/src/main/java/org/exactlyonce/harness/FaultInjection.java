@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.exactlyonce.protocol.ProtocolStep;
-import org.exactlyonce.protocol.ProtocolStep.Step;
+import org.exactlyonce.ProtocolStep;
+import org.exactlyonce.ProtocolStep.Step;
 
 /**
  * Failures, delays and crashes on demand, to show (and test) that every message still has exactly

@@ -22,7 +22,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
-import org.exactlyonce.protocol.ProtocolStep.Step;
+import org.exactlyonce.ProtocolStep.Step;
 
 /**
  * Faults on demand, on a server with fault injection enabled: a crash at a protocol step, a consumer

@@ -6,7 +6,7 @@ import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.AbstractExactlyOnceConsumer;
 
 /**
  * A consumer whose name the processed-ID table cannot hold (101 characters): deployed by {@code

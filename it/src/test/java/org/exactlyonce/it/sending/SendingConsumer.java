@@ -8,7 +8,7 @@ import jakarta.ejb.TransactionManagementType;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.AbstractExactlyOnceConsumer;
 
 /**
  * A consumer that holds a connection factory, as one that sends from {@code process} does: deployed by

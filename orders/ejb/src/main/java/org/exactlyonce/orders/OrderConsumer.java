@@ -8,7 +8,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.AbstractExactlyOnceConsumer;
 
 /** Books each order once, however often the broker or the producer delivers it: the README's example. */
 @MessageDriven(

@@ -9,8 +9,8 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
 import jakarta.json.bind.JsonbException;
-import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
-import org.exactlyonce.consume.InvalidMessageException;
+import org.exactlyonce.AbstractExactlyOnceConsumer;
+import org.exactlyonce.InvalidMessageException;
 
 /** Books each credit message once, however often the broker or the producer delivers it. */
 @MessageDriven(

@@ -7,7 +7,7 @@ import jakarta.ejb.TransactionManagementType;
 import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.AbstractExactlyOnceConsumer;
 
 /**
  * Files each receipt once, downstream of {@link ReceiptingLedgerConsumer}: a receipt the outbox's

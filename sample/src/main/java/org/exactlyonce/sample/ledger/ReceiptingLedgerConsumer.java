@@ -9,7 +9,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.jms.Queue;
-import org.exactlyonce.consume.AbstractExactlyOnceConsumer;
+import org.exactlyonce.AbstractExactlyOnceConsumer;
 import org.exactlyonce.outbox.Outbox;
 import org.exactlyonce.outbox.OutgoingMessage;
 

@@ -5,7 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import org.exactlyonce.outage.DatabaseOutage;
+import org.exactlyonce.internal.outage.DatabaseOutage;
 
 /**
  * Readiness: the consumers do not find the database down. While they do, they hold or hand back their

@@ -9,8 +9,8 @@ import jakarta.jms.JMSRuntimeException;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import org.exactlyonce.broker.BrokerConnections;
-import org.exactlyonce.purge.Purge;
+import org.exactlyonce.internal.broker.BrokerConnections;
+import org.exactlyonce.internal.purge.Purge;
 
 /**
  * Readiness: the messaging engine accepts a connection through the engine's connection factory. Without

@@ -8,8 +8,8 @@ import java.time.temporal.ChronoUnit;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
-import org.exactlyonce.purge.Purge;
-import org.exactlyonce.purge.PurgeReport;
+import org.exactlyonce.internal.purge.Purge;
+import org.exactlyonce.internal.purge.PurgeReport;
 
 /**
  * Liveness: the purge keeps working. A purge stuck for several intervals (a hung lock, an engine that

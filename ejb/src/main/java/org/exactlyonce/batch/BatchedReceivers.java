@@ -1,0 +1,140 @@
+package org.exactlyonce.batch;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
+import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.exactlyonce.ProtocolStep;
+import org.exactlyonce.internal.broker.BrokerView;
+import org.exactlyonce.internal.consumer.LocalConsumers;
+import org.exactlyonce.internal.delivery.DeliveriesInFlight;
+import org.exactlyonce.internal.delivery.DeliverySettings;
+import org.exactlyonce.internal.delivery.MessageIds;
+import org.exactlyonce.internal.telemetry.Telemetry;
+
+/**
+ * {@link BatchedReceiver}s in the server: builders set as the message-driven bean is (the default data
+ * source, the configured ID property and parking limit, the broker view the purge confirms IDs against,
+ * the protocol's events, the telemetry's counts), receivers run on threads of the server's {@code ManagedThreadFactory} and
+ * closed when the application stops. The purge treats their consumers as it treats the beans'.
+ *
+ * <pre>{@code
+ * @Startup @Singleton
+ * public class OrderBatches {
+ *     @Resource(lookup = "java:/ConnectionFactory") ConnectionFactory connectionFactory; // not a pooled, JTA one
+ *     @Resource(lookup = "jms/orders") Queue orders;
+ *     @Inject BatchedReceivers receivers;
+ *
+ *     @PostConstruct
+ *     void start() {
+ *         receivers.start(receivers.builder()
+ *                 .consumerName("orders-batched")
+ *                 .connectionFactory(connectionFactory)
+ *                 .queue(orders)
+ *                 .processor(this::book));
+ *     }
+ * }
+ * }</pre>
+ */
+@ApplicationScoped
+public class BatchedReceivers {
+
+    private static final Logger LOG = Logger.getLogger(BatchedReceivers.class.getName());
+
+    @Resource(lookup = "java:comp/DefaultDataSource")
+    private DataSource database;
+
+    @Inject
+    private MessageIds messageIds;
+
+    @Inject
+    private DeliverySettings settings;
+
+    @Inject
+    private BrokerView broker;
+
+    @Inject
+    private LocalConsumers localConsumers;
+
+    @Inject
+    private DeliveriesInFlight deliveriesInFlight;
+
+    @Inject
+    private Event<ProtocolStep> steps;
+
+    @Inject
+    private Telemetry telemetry;
+
+    private final List<BatchedReceiver> running = new CopyOnWriteArrayList<>();
+
+    /** A builder with the server's settings; name, connection factory, queue or topic and processor are the caller's. */
+    public BatchedReceiver.Builder builder() {
+        return BatchedReceiver.builder()
+                .dataSource(database)
+                .messageIdProperty(messageIds.idProperty())
+                .parkAfterDeliveries(settings.parkAfterDeliveries())
+                .databaseAttempts(settings.databaseAttempts())
+                .brokerOf(broker::brokerOf)
+                .steps(steps::fire)
+                .counted(telemetry::counted)
+                .inFlight(new BatchedReceiver.InFlight() {
+                    @Override
+                    public void begin(String consumer, String messageId) {
+                        deliveriesInFlight.begin(consumer, messageId);
+                    }
+
+                    @Override
+                    public void end(String consumer, String messageId) {
+                        deliveriesInFlight.end(consumer, messageId);
+                    }
+                });
+    }
+
+    /**
+     * Builds the receiver and runs it on a managed thread of its own until the application stops.
+     *
+     * @throws IllegalArgumentException naming every setting that is missing or unusable
+     */
+    public BatchedReceiver start(BatchedReceiver.Builder builder) {
+        BatchedReceiver receiver = builder.build();
+        ThreadFactory threads = managedThreads();
+        localConsumers.deployed(receiver.consumerName(), receiver.subscription());
+        Thread thread = threads.newThread(receiver);
+        thread.setName("exactly-once " + receiver.consumerName());
+        running.add(receiver);
+        thread.start();
+        return receiver;
+    }
+
+    /**
+     * The server's default {@code ManagedThreadFactory}, looked up when a receiver starts rather than
+     * injected: a server without Jakarta Concurrency would warn of the field at every start, whether or
+     * not the application runs a receiver.
+     */
+    private static ThreadFactory managedThreads() {
+        try {
+            return InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
+        } catch (NamingException | ClassCastException e) {
+            throw new IllegalStateException(
+                    "a batched receiver runs on the server's ManagedThreadFactory, which it does not offer:"
+                            + " enable Jakarta Concurrency (Open Liberty's concurrent-3.0 feature)",
+                    e);
+        }
+    }
+
+    @PreDestroy
+    void stopAll() {
+        running.forEach(receiver -> {
+            receiver.close();
+            LOG.info(() -> receiver.consumerName() + " stopped");
+        });
+    }
+}

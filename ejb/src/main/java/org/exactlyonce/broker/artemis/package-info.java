@@ -1,2 +1,0 @@
-/** ActiveMQ Artemis as a broker view: inside WildFly through its management beans, standalone through management messages. */
-package org.exactlyonce.broker.artemis;

@@ -1,0 +1,45 @@
+package org.exactlyonce.internal.processed;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.exactlyonce.internal.message.MessageBodies;
+
+/** SHA-256 fingerprints of message payloads, to tell a true re-send from another message reusing an ID. */
+final class PayloadFingerprints {
+
+    private static final MessageDigest SHA_256 = sha256Digest();
+
+    private PayloadFingerprints() {}
+
+    private static MessageDigest sha256Digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    /** The payload's fingerprint in hex; {@code null} for a message that is neither text nor bytes. */
+    static String of(Message message) throws JMSException {
+        String text = MessageBodies.textOf(message);
+        byte[] payload = text != null ? text.getBytes(StandardCharsets.UTF_8) : MessageBodies.bytesOf(message);
+        return payload == null ? null : sha256(payload);
+    }
+
+    private static String sha256(byte[] payload) {
+        return HexFormat.of().formatHex(newDigest().digest(payload));
+    }
+
+    /** A copy of one digest made once: cheaper per message than a provider look-up (getInstance). */
+    private static MessageDigest newDigest() {
+        try {
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the runtime's SHA-256 cannot be copied", e);
+        }
+    }
+}
