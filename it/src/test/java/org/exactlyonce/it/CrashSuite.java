@@ -435,7 +435,12 @@ final class CrashSuite {
 
         /** The one summary line, in the form scripts compare. */
         String summary() {
-            return name + ": messages=" + messages + " crashes=" + crashes.size()
+            return name + ": " + figures();
+        }
+
+        /** The summary line's figures, for a line of another name. */
+        String figures() {
+            return "messages=" + messages + " crashes=" + crashes.size()
                     + (outages == 0 ? "" : " outages=" + outages) + " lost=" + lost.size() + " duplicated="
                     + duplicated.size();
         }

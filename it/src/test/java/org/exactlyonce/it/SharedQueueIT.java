@@ -66,7 +66,7 @@ class SharedQueueIT {
         CrashSuite suite = new CrashSuite(crashing);
         CrashSuite.Result result = suite.runAtEveryPoint();
 
-        System.out.println("shared-queue: servers=" + crashing.size() + " " + result.summary());
+        System.out.println("shared-queue: servers=" + crashing.size() + " " + result.figures());
         System.out.println("shared-queue: crashed at " + result.crashes());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
         // one crash more for each purge point that a server's purge never reached and the next server's did
@@ -121,8 +121,9 @@ class SharedQueueIT {
         String shares = servers.stream()
                 .map(each -> each.name() + " " + percent(after.get(each) - before.get(each)))
                 .collect(Collectors.joining(", "));
-        System.out.println("shared-queue: servers=" + servers.size() + " messages=" + MESSAGES + " copies=" + COPIES
-                + " lost=" + lost + " duplicated=" + duplicated + " shares: " + shares);
+        System.out.println(
+                "shared-queue: servers=" + servers.size() + " messages=" + MESSAGES + " copies=" + COPIES + " shares="
+                        + shares.replace(" ", ":").replace(",:", ",") + " lost=" + lost + " duplicated=" + duplicated);
 
         assertEquals(0, lost, "lost");
         assertEquals(0, duplicated, "duplicated");

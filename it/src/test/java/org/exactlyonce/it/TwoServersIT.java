@@ -50,8 +50,8 @@ class TwoServersIT {
         for (int i = 0; i < MESSAGES; i++) {
             lost += effects.containsKey(prefix + i) ? 0 : 1;
         }
-        System.out.println("two-servers: messages=" + MESSAGES + " copies=" + COPIES + " effects=" + total
-                + " duplicated=" + duplicated + " lost=" + lost);
+        System.out.println("two-servers: messages=" + MESSAGES + " copies=" + COPIES + " effects=" + total + " lost="
+                + lost + " duplicated=" + duplicated);
         System.out.println("two-servers: processed by A=" + serverA.deliveries("processed") + " B="
                 + serverB.deliveries("processed") + ", duplicates dropped by A=" + serverA.duplicates() + " B="
                 + serverB.duplicates());
