@@ -18,15 +18,18 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -87,6 +90,10 @@ public final class Benchmark {
     private final BenchDatabase database;
     private final CpuMeter cpu;
     private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+    /** The {@code bench:} lines printed so far: each once, when the part that made it ends. */
+    private final Set<String> printed = new HashSet<>();
+
+    private final List<String> failedParts = new ArrayList<>();
 
     private Benchmark(BenchServer server, BenchDatabase database) {
         this.server = server;
@@ -137,27 +144,49 @@ public final class Benchmark {
         log(
                 "server %s: %d messages per drain, %d repeats, on %d cores",
                 server.name(), MESSAGES, REPEATS, Runtime.getRuntime().availableProcessors());
-        if (PARTS.contains("throughput")) {
+        part("throughput", () -> {
             for (int consumers : CONCURRENCY) {
                 throughput(consumers);
             }
-        }
-        if (PARTS.contains("outbox")) {
-            outbox();
-        }
-        if (PARTS.contains("table")) {
-            tableSize();
-        }
-        if (PARTS.contains("purge")) {
-            purgeUnderLoad();
-        }
-        if (PARTS.contains("purge10m")) {
-            purgeOfTenMillion();
-        }
-        if (PARTS.contains("scale")) {
-            scale();
-        }
+        });
+        part("outbox", this::outbox);
+        part("table", this::tableSize);
+        part("purge", this::purgeUnderLoad);
+        part("purge10m", this::purgeOfTenMillion);
+        part("scale", this::scale);
         report();
+        if (!failedParts.isEmpty()) {
+            throw new IllegalStateException("parts failed: " + failedParts + "; the others' figures stand above");
+        }
+    }
+
+    /**
+     * Runs a part when it is asked for, then prints the {@code bench:} lines it made: a part that fails
+     * is reported, and neither it nor a later one takes the figures printed before with it.
+     */
+    private void part(String name, Part part) {
+        if (!PARTS.contains(name)) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            part.run();
+            log("part %s done in %d s", name, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+        } catch (Exception | AssertionError e) {
+            failedParts.add(name);
+            log("part %s FAILED after %d s: %s", name, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), e);
+            e.printStackTrace(System.out);
+        }
+        benchLines().forEach((line, value) -> {
+            if (printed.add(line)) {
+                System.out.println("bench: " + line + "=" + value);
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface Part {
+        void run() throws Exception;
     }
 
     /**
@@ -703,33 +732,8 @@ public final class Benchmark {
         System.out.println();
         System.out.println(table);
         System.out.println();
-        line("eo_vs_alo_c8", "eo_c8", "alo_c8");
-        line("eo_vs_xa_c8", "eo_c8", "xa_c8");
-        line("eo_vs_db_c8", "eo_c8", "db_c8");
-        line("db_id_vs_none_c8", "db_c8", "db_domain_c8");
-        line("batched_vs_single_c8", "batched_c8", "eo_c8");
-        line("batched_vs_db_c8", "batched_c8", "db_c8");
-        line("eo_vs_alo_c1", "eo_c1", "alo_c1");
-        line("eo_vs_xa_c1", "eo_c1", "xa_c1");
-        line("table10m_vs_empty", "eo_full_table", "eo_empty_table");
-        line("outbox_chain_vs_eo_c8", "outbox_chain_c8", "eo_beside_outbox_c8");
-        line("p99_purge_vs_none", "p99_purge", "p99_none");
-        for (int n = 2; figures.containsKey("scale_" + n); n++) {
-            line("scale_" + n + "_vs_1", "scale_" + n, "scale_1");
-        }
-        if (figures.containsKey("eo_c8")) {
-            System.out.printf("bench: eo_msgs_per_s_c8=%.0f%n", median("eo_c8"));
-        }
-        if (figures.containsKey("outbox_delay_p50_ms")) {
-            System.out.printf("bench: outbox_delay_p50_ms=%.0f%n", median("outbox_delay_p50_ms"));
-            System.out.printf("bench: outbox_delay_p99_ms=%.0f%n", median("outbox_delay_p99_ms"));
-        }
-        if (figures.containsKey("purge10m_seconds")) {
-            System.out.printf("bench: purge10m_seconds=%.0f%n", median("purge10m_seconds"));
-            System.out.printf("bench: purge_lock_max_ms=%.0f%n", median("purge_lock_max_ms"));
-            System.out.printf("bench: heap_mb_idle=%.0f%n", median("heap_mb_idle"));
-            System.out.printf("bench: heap_mb_loaded=%.0f%n", median("heap_mb_loaded"));
-            System.out.printf("bench: heap_mb_after_purge=%.0f%n", median("heap_mb_after_purge"));
+        if (!failedParts.isEmpty()) {
+            System.out.println("bench: failed_parts=" + String.join(",", failedParts));
         }
         Files.writeString(Path.of(System.getProperty("bench.report", "benchmark.md")), table + "\n");
     }
@@ -797,9 +801,44 @@ public final class Benchmark {
     }
 
     /** The ratio of two figures' medians, when both parts ran. */
-    private void line(String name, String numerator, String denominator) {
+    /** Every {@code bench:} line whose figures the parts run so far have made, by name, in a fixed order. */
+    private Map<String, String> benchLines() {
+        Map<String, String> lines = new LinkedHashMap<>();
+        ratio(lines, "eo_vs_alo_c8", "eo_c8", "alo_c8");
+        ratio(lines, "eo_vs_xa_c8", "eo_c8", "xa_c8");
+        ratio(lines, "eo_vs_db_c8", "eo_c8", "db_c8");
+        ratio(lines, "db_id_vs_none_c8", "db_c8", "db_domain_c8");
+        ratio(lines, "eo_server_cpu_vs_alo_c8", "eo_c8_cpu_server", "alo_c8_cpu_server");
+        ratio(lines, "batched_vs_single_c8", "batched_c8", "eo_c8");
+        ratio(lines, "batched_vs_db_c8", "batched_c8", "db_c8");
+        ratio(lines, "eo_vs_alo_c1", "eo_c1", "alo_c1");
+        ratio(lines, "eo_vs_xa_c1", "eo_c1", "xa_c1");
+        ratio(lines, "table10m_vs_empty", "eo_full_table", "eo_empty_table");
+        ratio(lines, "outbox_chain_vs_eo_c8", "outbox_chain_c8", "eo_beside_outbox_c8");
+        ratio(lines, "p99_purge_vs_none", "p99_purge", "p99_none");
+        for (int n = 2; figures.containsKey("scale_" + n); n++) {
+            ratio(lines, "scale_" + n + "_vs_1", "scale_" + n, "scale_1");
+        }
+        for (String figure : List.of(
+                "eo_c8:eo_msgs_per_s_c8",
+                "outbox_delay_p50_ms",
+                "outbox_delay_p99_ms",
+                "purge10m_seconds",
+                "purge_lock_max_ms",
+                "heap_mb_idle",
+                "heap_mb_loaded",
+                "heap_mb_after_purge")) {
+            String[] named = figure.split(":");
+            if (figures.containsKey(named[0])) {
+                lines.put(named[named.length - 1], "%.0f".formatted(median(named[0])));
+            }
+        }
+        return lines;
+    }
+
+    private void ratio(Map<String, String> lines, String name, String numerator, String denominator) {
         if (figures.containsKey(numerator) && figures.containsKey(denominator)) {
-            System.out.printf("bench: %s=%.2f%n", name, median(numerator) / median(denominator));
+            lines.put(name, "%.2f".formatted(median(numerator) / median(denominator)));
         }
     }
 

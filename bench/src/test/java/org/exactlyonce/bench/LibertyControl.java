@@ -90,6 +90,25 @@ final class LibertyControl implements ServerControl {
         Path command = serverDir.resolve("../../../bin/server").normalize();
         ProcessBuilder builder = new ProcessBuilder(command.toString(), action, name());
         builder.command().addAll(List.of(options));
-        Commands.run(builder, "server " + action);
+        try {
+            Commands.run(builder, "server " + action + " " + name());
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "\n" + logEnd(), e);
+        }
+    }
+
+    /** Why a server did not start or stop, as far as its own log says: the log's last lines. */
+    private String logEnd() {
+        for (String log : List.of("logs/messages.log", "logs/console.log")) {
+            Path file = serverDir.resolve(log);
+            try {
+                List<String> lines = Files.readAllLines(file);
+                return "the end of " + file + ":\n"
+                        + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+            } catch (IOException e) {
+                // not written: the next one, or none
+            }
+        }
+        return "the server wrote no log under " + serverDir.resolve("logs");
     }
 }
