@@ -15,10 +15,12 @@ public interface BatchProcessor {
     /**
      * Processes one message of a batch, at most once per ID for the receiver's consumer name.
      *
-     * <p>Write through {@code database} only: it is the connection of the transaction that records the
-     * batch's IDs, and only its writes commit or roll back with them. Do not commit, roll back or
-     * close it, and do not acknowledge the message. The other messages of the batch run on the same
-     * connection before and after this one.
+     * <p>Write through {@code database}: it is the connection of the transaction that records the
+     * batch's IDs, and its writes commit or roll back with them. Do not commit, roll back or close it,
+     * and do not acknowledge the message. The other messages of the batch run on the same connection
+     * before and after this one. In the server ({@link BatchedReceivers}) the transaction is a JTA
+     * transaction on {@code java:comp/DefaultDataSource}, which a persistence context on that data source
+     * joins: writes through it commit with the IDs too (flush them, so that a failure surfaces here).
      *
      * <p>Throwing rolls back the whole batch, whose messages are then processed again one per
      * transaction, so this method may run twice for one message, each time in a fresh transaction. An

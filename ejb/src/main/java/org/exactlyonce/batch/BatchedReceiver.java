@@ -9,6 +9,7 @@ import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
+import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -40,6 +41,7 @@ import org.exactlyonce.internal.delivery.DeliveriesInFlight;
 import org.exactlyonce.internal.delivery.Delivery;
 import org.exactlyonce.internal.delivery.HandBack;
 import org.exactlyonce.internal.delivery.JdbcTransactions;
+import org.exactlyonce.internal.delivery.JtaTransactions;
 import org.exactlyonce.internal.delivery.MessageIds;
 import org.exactlyonce.internal.delivery.ParkingRule;
 import org.exactlyonce.internal.processed.IdRows;
@@ -63,9 +65,11 @@ import org.exactlyonce.internal.telemetry.Outcome;
  * them, and a message that is to be tried again has the broker redeliver the batch, whose processed
  * messages are then duplicates. While the database does not answer, the batch waits for it.
  *
- * <p>It works in the server, on a managed thread ({@code ManagedExecutorService} or {@code
- * ManagedThreadFactory}) with a data source used outside any JTA transaction, and in plain Java SE.
- * In the server, acknowledge through a {@linkplain Acknowledgement#TRANSACTED_SESSION transacted
+ * <p>It works in plain Java SE, where each transaction is its data source's own, and in the server,
+ * built and run by {@link BatchedReceivers}, where each batch's transaction is a JTA transaction on the
+ * default data source, in one phase: the processor may write through a persistence context on that data
+ * source as well as through the connection it is given, and the JMS session commits after the JTA
+ * transaction. In the server, acknowledge through a {@linkplain Acknowledgement#TRANSACTED_SESSION transacted
  * session}: Open Liberty turns {@code CLIENT_ACKNOWLEDGE} into automatic acknowledgement there, which
  * would acknowledge a batch before its commit. On WildFly, take a connection factory that allows local
  * transactions outside JTA (a plain {@code connection-factory}, such as {@code
@@ -118,7 +122,9 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         this.settings = settings;
         this.delivery = new Delivery(
                 settings.consumerName,
-                new JdbcTransactions(settings.dataSource),
+                settings.userTransaction == null
+                        ? new JdbcTransactions(settings.dataSource)
+                        : new JtaTransactions(settings.userTransaction, settings.dataSource),
                 new DatabaseRetry(settings.databaseAttempts, new WhileRunning()),
                 new ParkingRule(settings.parkAfterDeliveries),
                 settings.steps,
@@ -495,6 +501,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         private Topic topic;
         private String subscriptionName;
         private DataSource dataSource;
+        private UserTransaction userTransaction;
         private BatchProcessor processor;
         private int maxMessages = 100;
         private Duration maxWait = Duration.ofMillis(5);
@@ -547,6 +554,15 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         /** The database of the engine's tables and of the application's writes. */
         public Builder dataSource(DataSource dataSource) {
             this.dataSource = dataSource;
+            return this;
+        }
+
+        /**
+         * Set by the server's {@link BatchedReceivers}: each transaction is a JTA transaction begun
+         * through it, which a persistence context on the data source joins.
+         */
+        Builder userTransaction(UserTransaction userTransaction) {
+            this.userTransaction = userTransaction;
             return this;
         }
 
@@ -676,6 +692,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             copy.topic = topic;
             copy.subscriptionName = subscriptionName;
             copy.dataSource = dataSource;
+            copy.userTransaction = userTransaction;
             copy.processor = processor;
             copy.maxMessages = maxMessages;
             copy.maxWait = maxWait;

@@ -5,6 +5,7 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.transaction.UserTransaction;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
@@ -52,6 +53,10 @@ public class BatchedReceivers {
     @Resource(lookup = "java:comp/DefaultDataSource")
     private DataSource database;
 
+    /** Each batch's transaction, so that the processor may write through a persistence context too. */
+    @Resource
+    private UserTransaction transaction;
+
     @Inject
     private MessageIds messageIds;
 
@@ -79,6 +84,7 @@ public class BatchedReceivers {
     public BatchedReceiver.Builder builder() {
         return BatchedReceiver.builder()
                 .dataSource(database)
+                .userTransaction(transaction)
                 .messageIdProperty(messageIds.idProperty())
                 .parkAfterDeliveries(settings.parkAfterDeliveries())
                 .databaseAttempts(settings.databaseAttempts())

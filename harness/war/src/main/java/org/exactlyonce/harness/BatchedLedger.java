@@ -23,12 +23,15 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.InvalidMessageException;
 import org.exactlyonce.batch.BatchedReceiver;
 import org.exactlyonce.batch.BatchedReceivers;
+import org.exactlyonce.sample.ledger.CreditOrder;
+import org.exactlyonce.sample.ledger.CreditOrders;
+import org.exactlyonce.sample.ledger.Ledger;
 
 /**
  * The ledger's booking through batched receivers: many credits per transaction, booked in plain JDBC
  * on the batch's connection, for the crash suite and the benchmark; and a subscriber to the credit
- * events that books each to {@code batched-<account>}, beside the message-driven subscribers (see
- * {@link CreditSubscriber}). Faults reach them as they reach the sample's consumers, through the
+ * events that books each to {@code batched-<account>} through the sample's persistence context,
+ * beside the message-driven subscribers (see {@link CreditSubscriber}). Faults reach them as they reach the sample's consumers, through the
  * protocol's events.
  */
 @Startup
@@ -56,6 +59,9 @@ public class BatchedLedger {
     @Inject
     BatchedReceivers receivers;
 
+    @Inject
+    Ledger ledger;
+
     /** For a connection factory without a login of its own (WildFly's to a standalone Artemis). */
     @Inject
     @ConfigProperty(name = "harness.artemis.user")
@@ -75,7 +81,7 @@ public class BatchedLedger {
                 .consumerName(SUBSCRIBER)
                 .connectionFactory(connectionFactory)
                 .topic(creditEvents, "credit-events-batched")
-                .processor((message, database) -> book(message, database, "batched-")));
+                .processor((message, database) -> bookThroughJpa(message)));
     }
 
     /**
@@ -98,6 +104,15 @@ public class BatchedLedger {
     private BatchedReceiver.Builder withLogin(BatchedReceiver.Builder builder) {
         user.ifPresent(name -> builder.credentials(name, password.orElse(null)));
         return builder;
+    }
+
+    /**
+     * A credit event booked through the sample's persistence context, which joins the batch's JTA
+     * transaction: it commits with the batch's IDs, or rolls back with them.
+     */
+    private void bookThroughJpa(Message message) throws JMSException {
+        CreditOrder order = CreditOrders.fromJson(message.getBody(String.class));
+        ledger.book(new CreditOrder(order.messageId(), "batched-" + order.account(), order.amount()));
     }
 
     private static void book(Message message, Connection database, String accountPrefix)
