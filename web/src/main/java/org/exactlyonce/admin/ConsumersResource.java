@@ -1,6 +1,5 @@
 package org.exactlyonce.admin;
 
-import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,13 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.exactlyonce.internal.console.ConsoleFacade;
 import org.exactlyonce.internal.consumer.ConsumerDestination;
-import org.exactlyonce.internal.consumer.LocalConsumers;
-import org.exactlyonce.internal.park.ParkedMessages;
 import org.exactlyonce.internal.processed.IdTableCounts;
-import org.exactlyonce.internal.purge.Purge;
 import org.exactlyonce.internal.purge.PurgeReport;
-import org.exactlyonce.internal.telemetry.ConsumerMetrics;
 import org.exactlyonce.internal.telemetry.Outcome;
 
 /**
@@ -32,25 +28,16 @@ import org.exactlyonce.internal.telemetry.Outcome;
 public class ConsumersResource {
 
     @Inject
-    ConsumerMetrics metrics;
-
-    @Inject
-    LocalConsumers consumers;
-
-    @EJB
-    Purge purge;
-
-    @EJB
-    ParkedMessages parkedMessages;
+    ConsoleFacade engine;
 
     @GET
     @Operation(summary = "Every consumer's figures")
     public List<ConsumerStatus> list() {
-        Map<String, Map<Outcome, Long>> deliveries = metrics.snapshot();
+        Map<String, Map<Outcome, Long>> deliveries = engine.deliveries();
         TreeSet<String> names = new TreeSet<>(deliveries.keySet());
-        names.addAll(consumers.names());
-        PurgeReport lastPurge = purge.lastRun().orElse(null);
-        Map<String, Long> parked = parkedMessages.countByConsumer();
+        names.addAll(engine.localConsumers());
+        PurgeReport lastPurge = engine.lastPurge().orElse(null);
+        Map<String, Long> parked = engine.parkedByConsumer();
         names.addAll(parked.keySet());
         return names.stream()
                 .map(consumer -> status(
@@ -67,13 +54,13 @@ public class ConsumersResource {
             labelled.put(outcome.label(), counts.getOrDefault(outcome, 0L));
         }
         IdTableCounts idTable = lastPurge == null ? null : lastPurge.idTables().get(consumer);
-        Optional<ConsumerDestination> destination = consumers.destinationOf(consumer);
+        Optional<ConsumerDestination> destination = engine.destinationOf(consumer);
         return new ConsumerStatus(
                 consumer,
                 destination.map(ConsumerDestination::toString).orElse(null),
-                destination.flatMap(consumers::subscriptionOf).orElse(null),
+                destination.flatMap(engine::subscriptionOf).orElse(null),
                 labelled,
-                metrics.processedLastMinute(consumer),
+                engine.processedLastMinute(consumer),
                 parked,
                 idTable,
                 idTable == null

@@ -1,6 +1,5 @@
 package org.exactlyonce.admin;
 
-import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -11,10 +10,9 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.SortedSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.exactlyonce.internal.console.ConsoleFacade;
 import org.exactlyonce.internal.outbox.OutboxFigures;
-import org.exactlyonce.internal.outbox.OutboxRelay;
 import org.exactlyonce.internal.processed.IdTableCounts;
-import org.exactlyonce.internal.telemetry.ConsumerMetrics;
 import org.exactlyonce.internal.telemetry.Outcome;
 
 /**
@@ -31,16 +29,13 @@ import org.exactlyonce.internal.telemetry.Outcome;
 public class MetricsResource {
 
     @Inject
-    ConsumerMetrics metrics;
-
-    @EJB
-    OutboxRelay relay;
+    ConsoleFacade engine;
 
     @GET
     @Produces(PrometheusText.CONTENT_TYPE)
     @Operation(summary = "The consumers' figures in Prometheus' text format")
     public String scrape() throws SQLException {
-        Map<String, Map<Outcome, Long>> deliveries = metrics.snapshot();
+        Map<String, Map<Outcome, Long>> deliveries = engine.deliveries();
         PrometheusText text = new PrometheusText();
         text.metric("exactlyonce_deliveries_total", "counter", "Deliveries since the server started, by outcome.");
         deliveries.forEach((consumer, counts) -> counts.forEach((outcome, count) ->
@@ -50,11 +45,11 @@ public class MetricsResource {
                 .keySet()
                 .forEach(consumer -> text.sample(
                         "exactlyonce_processed_last_minute",
-                        metrics.processedLastMinute(consumer),
+                        engine.processedLastMinute(consumer),
                         "consumer",
                         consumer));
         idTables(text);
-        outbox(text, relay.figures());
+        outbox(text, engine.outbox());
         return text.toString();
     }
 
@@ -75,10 +70,10 @@ public class MetricsResource {
 
     /** The figures of the last purge's count, for the consumers it counted. */
     private void idTables(PrometheusText text) {
-        SortedSet<String> counted = metrics.countedIdTables();
+        SortedSet<String> counted = engine.countedIdTables();
         text.metric("exactlyonce_ids", "gauge", "Processed IDs in the table, by state, as the last purge counted.");
         for (String consumer : counted) {
-            IdTableCounts counts = metrics.idTable(consumer).orElseThrow();
+            IdTableCounts counts = engine.idTable(consumer).orElseThrow();
             text.sample("exactlyonce_ids", counts.unconfirmed(), "consumer", consumer, "state", "unconfirmed");
             text.sample("exactlyonce_ids", counts.acknowledged(), "consumer", consumer, "state", "acknowledged");
         }
@@ -88,7 +83,7 @@ public class MetricsResource {
                 "Age of the oldest unconfirmed ID, at the last purge.");
         counted.forEach(consumer -> text.sample(
                 "exactlyonce_oldest_unconfirmed_seconds",
-                metrics.oldestUnconfirmedSeconds(consumer),
+                engine.oldestUnconfirmedSeconds(consumer),
                 "consumer",
                 consumer));
         text.metric(
@@ -97,7 +92,7 @@ public class MetricsResource {
                 "1 when the last purge could not confirm some of the consumer's IDs (it keeps them).");
         counted.forEach(consumer -> text.sample(
                 "exactlyonce_purge_unconfirmable",
-                metrics.lastPurgeCouldNotConfirm(consumer).orElse(false) ? 1 : 0,
+                engine.lastPurgeCouldNotConfirm(consumer).orElse(false) ? 1 : 0,
                 "consumer",
                 consumer));
     }

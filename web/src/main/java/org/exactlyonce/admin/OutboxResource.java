@@ -1,6 +1,5 @@
 package org.exactlyonce.admin;
 
-import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -20,9 +19,8 @@ import java.util.Map;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.exactlyonce.internal.console.ConsoleFacade;
 import org.exactlyonce.internal.outbox.OutboxFigures;
-import org.exactlyonce.internal.outbox.OutboxRelay;
-import org.exactlyonce.internal.outbox.OutboxTable;
 import org.exactlyonce.internal.outbox.UnsentMessage;
 
 /**
@@ -33,16 +31,13 @@ import org.exactlyonce.internal.outbox.UnsentMessage;
 @Produces(MediaType.APPLICATION_JSON)
 public class OutboxResource {
 
+    @Inject
+    ConsoleFacade engine;
+
     private static final Logger AUDIT = Logger.getLogger("org.exactlyonce.audit");
 
     /** Failing messages listed at most. */
     private static final int LISTED = 50;
-
-    @EJB
-    OutboxRelay relay;
-
-    @Inject
-    OutboxTable table;
 
     @Context
     SecurityContext security;
@@ -50,7 +45,7 @@ public class OutboxResource {
     @GET
     @Operation(summary = "Messages waiting in the outbox, the oldest one's age, what went, and those whose send failed")
     public OutboxStatus status() throws SQLException {
-        return OutboxStatus.of(relay.figures(), table.failing(LISTED), Instant.now());
+        return OutboxStatus.of(engine.outbox(), engine.failingOutgoing(LISTED), Instant.now());
     }
 
     @DELETE
@@ -59,7 +54,7 @@ public class OutboxResource {
     @APIResponse(responseCode = "204", description = "discarded")
     @APIResponse(responseCode = "404", description = "no message with that ID waits: sent, or never written")
     public Response discard(@PathParam("messageId") String messageId) throws SQLException {
-        if (!table.discard(messageId)) {
+        if (!engine.discardOutgoing(messageId)) {
             throw new NotFoundException("no outgoing message " + messageId + " waits in the outbox");
         }
         String user = security.getUserPrincipal().getName();

@@ -1,6 +1,6 @@
 package org.exactlyonce.admin;
 
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.BadRequestException;
@@ -27,19 +27,19 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.exactlyonce.ParkReason;
+import org.exactlyonce.internal.console.ConsoleFacade;
 import org.exactlyonce.internal.message.BodyType;
 import org.exactlyonce.internal.park.ParkedMessage;
-import org.exactlyonce.internal.park.ParkedMessages;
 
 /** Parked messages: list, show, replay to their queue, discard. Every change is written to the audit log. */
 @Path("/parked")
 @Produces(MediaType.APPLICATION_JSON)
 public class ParkedResource {
 
-    private static final Logger AUDIT = Logger.getLogger("org.exactlyonce.audit");
+    @Inject
+    ConsoleFacade engine;
 
-    @EJB
-    ParkedMessages parkedMessages;
+    private static final Logger AUDIT = Logger.getLogger("org.exactlyonce.audit");
 
     @Context
     SecurityContext security;
@@ -54,7 +54,7 @@ public class ParkedResource {
         if (page < 0 || size < 1 || size > 500) {
             throw new BadRequestException("page must be at least 0 and size from 1 to 500");
         }
-        return parkedMessages.list(consumer, reasonOf(reason), page, size).stream()
+        return engine.parked(consumer, reasonOf(reason), page, size).stream()
                 .map(ParkedSummary::of)
                 .toList();
     }
@@ -65,7 +65,7 @@ public class ParkedResource {
     @APIResponse(responseCode = "200", description = "the parked message")
     @APIResponse(responseCode = "404", description = "no parked message with that ID")
     public Parked show(@PathParam("id") long id) {
-        return parkedMessages.find(id).map(Parked::of).orElseThrow(() -> notFound(id));
+        return engine.parked(id).map(Parked::of).orElseThrow(() -> notFound(id));
     }
 
     /** Sends the message back to its queue, with its ID and properties, and removes it from here. */
@@ -78,7 +78,7 @@ public class ParkedResource {
             responseCode = "409",
             description = "refused: its consumer has processed the message's ID since, or it came from a topic")
     public Response replay(@PathParam("id") long id) throws Exception {
-        switch (parkedMessages.replay(id)) {
+        switch (engine.replayParked(id)) {
             case NO_SUCH_MESSAGE -> throw notFound(id);
             case ID_PROCESSED ->
                 throw conflict("parked message " + id + " was not replayed: its consumer has"
@@ -104,7 +104,7 @@ public class ParkedResource {
     @APIResponse(responseCode = "204", description = "discarded")
     @APIResponse(responseCode = "404", description = "no parked message with that ID")
     public Response discard(@PathParam("id") long id) {
-        if (!parkedMessages.discard(id)) {
+        if (!engine.discardParked(id)) {
             throw notFound(id);
         }
         audit("discarded", id);

@@ -1,6 +1,6 @@
 package org.exactlyonce.admin;
 
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
@@ -11,8 +11,8 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.exactlyonce.internal.console.ConsoleFacade;
 import org.exactlyonce.internal.processed.ProcessedMessage;
-import org.exactlyonce.internal.processed.ProcessedMessages;
 
 /**
  * Looks up whether a consumer has processed a message ID, and where the ID is in its life. Both are
@@ -22,8 +22,8 @@ import org.exactlyonce.internal.processed.ProcessedMessages;
 @Produces(MediaType.APPLICATION_JSON)
 public class ProcessedResource {
 
-    @EJB
-    ProcessedMessages processedMessages;
+    @Inject
+    ConsoleFacade engine;
 
     @GET
     @Operation(
@@ -35,8 +35,7 @@ public class ProcessedResource {
         if (consumer == null || messageId == null) {
             throw new BadRequestException("name the consumer and the messageId, as query parameters");
         }
-        return processedMessages
-                .find(consumer, messageId)
+        return engine.processed(consumer, messageId)
                 .map(ProcessedId::of)
                 .orElseThrow(() -> new NotFoundException(consumer + " has no record of message " + messageId));
     }

@@ -1,6 +1,6 @@
 package org.exactlyonce.admin;
 
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -11,7 +11,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.exactlyonce.internal.purge.Purge;
+import org.exactlyonce.internal.console.ConsoleFacade;
 import org.exactlyonce.internal.purge.PurgeReport;
 
 /** Runs a purge of processed IDs now, rather than at the next timer run. */
@@ -19,8 +19,8 @@ import org.exactlyonce.internal.purge.PurgeReport;
 @Produces(MediaType.APPLICATION_JSON)
 public class PurgeResource {
 
-    @EJB
-    Purge purge;
+    @Inject
+    ConsoleFacade engine;
 
     /**
      * The run's report, as an entity the OpenAPI document does not describe by its class: the report's
@@ -36,7 +36,7 @@ public class PurgeResource {
                     + " (each consumer's unconfirmed and acknowledged IDs)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
     public Response purgeNow() {
-        PurgeReport report = purge.purgeNow();
+        PurgeReport report = engine.purgeNow();
         return Response.ok(report).build();
     }
 }

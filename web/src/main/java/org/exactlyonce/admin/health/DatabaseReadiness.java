@@ -1,11 +1,11 @@
 package org.exactlyonce.admin.health;
 
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import org.exactlyonce.internal.outage.DatabaseOutage;
+import org.exactlyonce.internal.console.ConsoleFacade;
 
 /**
  * Readiness: the consumers do not find the database down. While they do, they hold or hand back their
@@ -15,14 +15,14 @@ import org.exactlyonce.internal.outage.DatabaseOutage;
 @ApplicationScoped
 public class DatabaseReadiness implements HealthCheck {
 
-    private static final String NAME = "exactly-once-database";
+    @Inject
+    ConsoleFacade engine;
 
-    @EJB
-    DatabaseOutage outage;
+    private static final String NAME = "exactly-once-database";
 
     @Override
     public HealthCheckResponse call() {
-        return outage.downSince()
+        return engine.databaseDownSince()
                 .map(since -> HealthCheckResponse.named(NAME)
                         .down()
                         .withData("downSince", since.toString())

@@ -1,6 +1,5 @@
 package org.exactlyonce.admin.health;
 
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.jms.Connection;
@@ -9,8 +8,7 @@ import jakarta.jms.JMSRuntimeException;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import org.exactlyonce.internal.broker.BrokerConnections;
-import org.exactlyonce.internal.purge.Purge;
+import org.exactlyonce.internal.console.ConsoleFacade;
 
 /**
  * Readiness: the messaging engine accepts a connection through the engine's connection factory. Without
@@ -21,29 +19,26 @@ import org.exactlyonce.internal.purge.Purge;
 @ApplicationScoped
 public class MessagingReadiness implements HealthCheck {
 
-    private static final String NAME = "exactly-once-messaging";
-
     @Inject
-    BrokerConnections connections;
+    ConsoleFacade engine;
 
-    @EJB
-    Purge purge;
+    private static final String NAME = "exactly-once-messaging";
 
     @Override
     public HealthCheckResponse call() {
         try {
-            try (Connection connection = connections.connectionFactory().createConnection()) {
+            try (Connection connection = engine.connectionFactory().createConnection()) {
                 connection.createSession().close(); // a session proves the broker took the connection; sends nothing
             }
             return HealthCheckResponse.named(NAME)
                     .up()
-                    .withData("connectionFactory", connections.connectionFactoryName())
+                    .withData("connectionFactory", engine.connectionFactoryName())
                     .withData("unconfirmable", unconfirmable())
                     .build();
         } catch (JMSException | JMSRuntimeException e) {
             return HealthCheckResponse.named(NAME)
                     .down()
-                    .withData("connectionFactory", connections.connectionFactoryName())
+                    .withData("connectionFactory", engine.connectionFactoryName())
                     .withData("problem", String.valueOf(e.getMessage()))
                     .build();
         }
@@ -54,7 +49,7 @@ public class MessagingReadiness implements HealthCheck {
      * stays ready (it processes exactly once), but their processed-ID tables grow until an operator acts.
      */
     private String unconfirmable() {
-        return purge.lastRun()
+        return engine.lastPurge()
                 .map(run -> run.unconfirmable().isEmpty()
                         ? "none"
                         : run.unconfirmable().toString())

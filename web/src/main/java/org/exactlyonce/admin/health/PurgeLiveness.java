@@ -1,14 +1,14 @@
 package org.exactlyonce.admin.health;
 
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
-import org.exactlyonce.internal.purge.Purge;
+import org.exactlyonce.internal.console.ConsoleFacade;
 import org.exactlyonce.internal.purge.PurgeReport;
 
 /**
@@ -21,26 +21,27 @@ import org.exactlyonce.internal.purge.PurgeReport;
 @ApplicationScoped
 public class PurgeLiveness implements HealthCheck {
 
+    @Inject
+    ConsoleFacade engine;
+
     private static final String NAME = "exactly-once-purge";
 
     /** Intervals without a finished run or a step of one after which the purge counts as stuck. */
     private static final int MISSED_RUNS = 5;
 
-    @EJB
-    Purge purge;
-
     @Override
     public HealthCheckResponse call() {
-        Duration allowed = purge.interval().multipliedBy(MISSED_RUNS);
-        Instant lastActivity = purge.lastActivity();
+        Duration allowed = engine.purgeInterval().multipliedBy(MISSED_RUNS);
+        Instant lastActivity = engine.purgeLastActivity();
         boolean alive = lastActivity.isAfter(Instant.now().minus(allowed));
         return HealthCheckResponse.named(NAME)
                 .status(alive)
                 .withData(
                         "lastActivity",
                         lastActivity.truncatedTo(ChronoUnit.SECONDS).toString())
-                .withData("interval", purge.interval().toString())
-                .withData("lastRun", purge.lastRun().map(PurgeReport::summary).orElse("none yet"))
+                .withData("interval", engine.purgeInterval().toString())
+                .withData(
+                        "lastRun", engine.lastPurge().map(PurgeReport::summary).orElse("none yet"))
                 .build();
     }
 }
