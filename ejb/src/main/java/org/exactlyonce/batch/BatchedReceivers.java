@@ -53,8 +53,12 @@ public class BatchedReceivers {
     @Resource(lookup = "java:comp/DefaultDataSource")
     private DataSource database;
 
-    /** Each batch's transaction, so that the processor may write through a persistence context too. */
-    @Resource
+    /**
+     * Each batch's transaction, so that the processor may write through a persistence context too. The
+     * container's built-in bean, not a {@code @Resource}: WildFly binds no {@code java:comp/UserTransaction}
+     * for a bean created in a container-managed transaction, as a startup bean's receivers are.
+     */
+    @Inject
     private UserTransaction transaction;
 
     @Inject
