@@ -21,6 +21,8 @@ public interface BatchProcessor {
      * before and after this one. In the server ({@link BatchedReceivers}) the transaction is a JTA
      * transaction on {@code java:comp/DefaultDataSource}, which a persistence context on that data source
      * joins: writes through it commit with the IDs too (flush them, so that a failure surfaces here).
+     * There the transaction, and so this method, runs as a task of the server's default {@code
+     * ManagedExecutorService}, not on the receiving thread.
      *
      * <p>Throwing rolls back the whole batch, whose messages are then processed again one per
      * transaction, so this method may run twice for one message, each time in a fresh transaction. An

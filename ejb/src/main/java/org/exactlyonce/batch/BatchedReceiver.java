@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -124,7 +125,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 settings.consumerName,
                 settings.userTransaction == null
                         ? new JdbcTransactions(settings.dataSource)
-                        : new JtaTransactions(settings.userTransaction, settings.dataSource),
+                        : new JtaTransactions(
+                                settings.userTransaction, settings.dataSource, settings.transactionThreads),
                 new DatabaseRetry(settings.databaseAttempts, new WhileRunning()),
                 new ParkingRule(settings.parkAfterDeliveries),
                 settings.steps,
@@ -502,6 +504,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         private String subscriptionName;
         private DataSource dataSource;
         private UserTransaction userTransaction;
+        private ExecutorService transactionThreads;
         private BatchProcessor processor;
         private int maxMessages = 100;
         private Duration maxWait = Duration.ofMillis(5);
@@ -559,10 +562,12 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
         /**
          * Set by the server's {@link BatchedReceivers}: each transaction is a JTA transaction begun
-         * through it, which a persistence context on the data source joins.
+         * through the {@code UserTransaction}, which a persistence context on the data source joins, as a
+         * task of the executor's.
          */
-        Builder userTransaction(UserTransaction userTransaction) {
+        Builder serverTransactions(UserTransaction userTransaction, ExecutorService transactionThreads) {
             this.userTransaction = userTransaction;
+            this.transactionThreads = transactionThreads;
             return this;
         }
 
@@ -693,6 +698,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             copy.subscriptionName = subscriptionName;
             copy.dataSource = dataSource;
             copy.userTransaction = userTransaction;
+            copy.transactionThreads = transactionThreads;
             copy.processor = processor;
             copy.maxMessages = maxMessages;
             copy.maxWait = maxWait;

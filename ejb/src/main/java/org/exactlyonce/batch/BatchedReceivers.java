@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
@@ -88,7 +89,6 @@ public class BatchedReceivers {
     public BatchedReceiver.Builder builder() {
         return BatchedReceiver.builder()
                 .dataSource(database)
-                .userTransaction(transaction)
                 .messageIdProperty(messageIds.idProperty())
                 .parkAfterDeliveries(settings.parkAfterDeliveries())
                 .databaseAttempts(settings.databaseAttempts())
@@ -109,13 +109,17 @@ public class BatchedReceivers {
     }
 
     /**
-     * Builds the receiver and runs it on a managed thread of its own until the application stops.
+     * Builds the receiver and runs it on a managed thread of its own until the application stops; each
+     * of its transactions runs as a task of the server's default {@code ManagedExecutorService}.
      *
      * @throws IllegalArgumentException naming every setting that is missing or unusable
+     * @throws IllegalStateException when the server offers no Jakarta Concurrency
      */
     public BatchedReceiver start(BatchedReceiver.Builder builder) {
-        BatchedReceiver receiver = builder.build();
-        ThreadFactory threads = managedThreads();
+        BatchedReceiver receiver = builder.serverTransactions(
+                        transaction, lookUp("java:comp/DefaultManagedExecutorService", ExecutorService.class))
+                .build();
+        ThreadFactory threads = lookUp("java:comp/DefaultManagedThreadFactory", ThreadFactory.class);
         localConsumers.deployed(receiver.consumerName(), receiver.subscription());
         Thread thread = threads.newThread(receiver);
         thread.setName("exactly-once " + receiver.consumerName());
@@ -125,16 +129,16 @@ public class BatchedReceivers {
     }
 
     /**
-     * The server's default {@code ManagedThreadFactory}, looked up when a receiver starts rather than
-     * injected: a server without Jakarta Concurrency would warn of the field at every start, whether or
-     * not the application runs a receiver.
+     * The server's default {@code ManagedThreadFactory} or {@code ManagedExecutorService}, looked up
+     * when a receiver starts rather than injected: a server without Jakarta Concurrency would warn of
+     * the field at every start, whether or not the application runs a receiver.
      */
-    private static ThreadFactory managedThreads() {
+    private static <T> T lookUp(String name, Class<T> type) {
         try {
-            return InitialContext.doLookup("java:comp/DefaultManagedThreadFactory");
+            return type.cast(InitialContext.doLookup(name));
         } catch (NamingException | ClassCastException e) {
             throw new IllegalStateException(
-                    "a batched receiver runs on the server's ManagedThreadFactory, which it does not offer:"
+                    "a batched receiver runs on the server's " + name + ", which it does not offer:"
                             + " enable Jakarta Concurrency (Open Liberty's concurrent-3.0 feature)",
                     e);
         }
