@@ -32,6 +32,9 @@ public class FaultInjection {
 
     private static final Logger LOG = Logger.getLogger(FaultInjection.class.getName());
 
+    /** Held by the thread that halts the server, for good: subscribers reach a step at the same moment. */
+    private static final Object HALTING = new Object();
+
     /** Exit status of a halted server, as after {@code kill -9}. */
     private static final int KILLED = 137;
 
@@ -160,10 +163,12 @@ public class FaultInjection {
      */
     private void halt(Step step, String what) throws IOException {
         LOG.severe(() -> "fault injection: halting the server at " + step + " of " + what);
-        Path halted = Path.of(markerDir).resolve("halted");
-        Files.createDirectories(halted.getParent());
-        Files.writeString(halted, step.name());
-        Runtime.getRuntime().halt(KILLED);
+        synchronized (HALTING) { // one thread writes and halts: another's write would truncate the file under it
+            Path halted = Path.of(markerDir).resolve("halted");
+            Files.createDirectories(halted.getParent());
+            Files.writeString(halted, step.name());
+            Runtime.getRuntime().halt(KILLED);
+        }
     }
 
     private boolean firstCrash(String consumer, String messageId, Step step) throws IOException {
