@@ -133,8 +133,8 @@ public final class Delivery {
             LOG.fine(() -> consumer + " acknowledges message " + row.messageId() + ", parked on an earlier delivery");
             return Outcome.PARKED;
         }
-        Duplicate duplicate = retry.call(() -> transactions.outside(
-                database -> IdRows.earlierDelivery(database, consumer, row.messageId(), row.message(), began)));
+        Duplicate duplicate =
+                outside(database -> IdRows.earlierDelivery(database, consumer, row.messageId(), row.message(), began));
         if (duplicate == Duplicate.CONFLICTING_PAYLOAD) {
             keep(
                     row.messageId(),
@@ -198,7 +198,7 @@ public final class Delivery {
      */
     private void keep(String messageId, Message message, ParkReason reason, String detail) throws Exception {
         try {
-            retry.call(() -> transactions.inTransaction(database -> {
+            inTransaction(database -> {
                 if (!ParkedRows.park(
                         database,
                         consumer,
@@ -211,7 +211,7 @@ public final class Delivery {
                     throw Refused.INSTANCE;
                 }
                 return null;
-            }));
+            });
         } catch (Refused e) {
             if (!parkedBefore(message)) {
                 throw new IllegalStateException(consumer + " could not park message " + messageId
@@ -233,12 +233,12 @@ public final class Delivery {
                 : outside(database -> ParkedRows.parkedAmong(database, consumer, messages));
     }
 
-    /** The database work of a batch: in a transaction of its own, retried as a single message's is. */
+    /** Database work in a transaction of its own, retried: a batch's, a park's. */
     public <T> T inTransaction(Transactions.Work<T> work) throws Exception {
         return retry.call(() -> transactions.inTransaction(work));
     }
 
-    /** A read outside any transaction, retried as a single message's work is. */
+    /** A read outside any transaction, retried. */
     public <T> T outside(Transactions.Work<T> work) throws Exception {
         return retry.call(() -> transactions.outside(work));
     }
