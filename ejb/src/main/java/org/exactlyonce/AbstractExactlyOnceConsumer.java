@@ -6,8 +6,7 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.transaction.UserTransaction;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
+import java.util.Set;
 import org.exactlyonce.internal.consumer.ConsumerNames;
 import org.exactlyonce.internal.delivery.BeanDelivery;
 import org.exactlyonce.internal.delivery.Deliveries;
@@ -112,39 +111,52 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      * database, and is recorded with the destination the consumer reads: a second destination for one
      * name is refused, never merged.
      *
-     * <p>Defaults to the application, module and bean name that the server keys the bean by, such as
-     * {@code exactly-once-sample/ledger/LedgerConsumer}, which is unique per deployment. Override it to
-     * keep the name, and with it the IDs processed so far, when the class, the module or the
-     * application is renamed. At most 100 characters, without leading or trailing white space. An
-     * override that needs nothing the container injects is checked at deployment, on an instance made
-     * for the check (so it must not depend on the instance being a live bean); the default name, and
-     * an override that needs the container, when the bean's first instance is created, before its
-     * first message.
+     * <p>Defaults to the bean's fully qualified class name, such as {@code
+     * org.example.orders.OrderConsumer}: a release that puts its version into the module's file name,
+     * a renamed EAR or a redeployment keeps it, and with it the IDs processed so far. Override it to
+     * give two beans of one class their own names, or to keep a name when the class is renamed (or
+     * declare the old one in {@link #previousConsumerNames()}). At most 100 characters, without
+     * leading or trailing white space. An override that needs nothing the container injects is
+     * checked at deployment, on an instance made for the check (so it must not depend on the instance
+     * being a live bean); one that needs the container, when the bean's first instance is created,
+     * before its first message.
      */
     protected String consumerName() {
-        try {
-            return ConsumerNames.defaultName(
-                    InitialContext.doLookup("java:app/AppName"),
-                    InitialContext.doLookup("java:module/ModuleName"),
-                    getClass());
-        } catch (NamingException e) {
-            throw new IllegalStateException(
-                    "the server names no application or module for "
-                            + getClass().getName() + "; override consumerName() to name the consumer",
-                    e);
-        }
+        return ConsumerNames.defaultName(getClass());
+    }
+
+    /**
+     * The names this consumer had before, when it was renamed: the IDs processed under them still
+     * count. At its first delivery after a server starts, the consumer adopts the IDs and parked
+     * messages recorded under each previous name that read the same destination, and the previous
+     * name is forgotten; a previous name recorded for another destination is not adopted, and a
+     * warning says so. None unless overridden. The name this library gave the bean by default before
+     * (application, module and bean name, such as {@code orders/orders-ejb/OrderConsumer}) is adopted
+     * without being named here.
+     *
+     * <p>Rename at a release that stops the old name everywhere: while a server still runs the
+     * consumer under its old name, a message it and a server with the new name both receive (a
+     * redelivery after a crash, a producer's re-send) is recorded under each name, and booked twice.
+     */
+    protected Set<String> previousConsumerNames() {
+        return Set.of();
     }
 
     /** Fixes the consumer's name for the life of the instance, and refuses one the table cannot hold. */
     @PostConstruct
     private void nameTheConsumer() {
         delivery = deliveries.of(
-                consumerName(), getClass(), transaction, (message, database) -> process(message), this::accepts);
+                consumerName(),
+                previousConsumerNames(),
+                getClass(),
+                transaction,
+                (message, database) -> process(message),
+                this::accepts);
     }
 
     /**
-     * Receives one message and processes it exactly once (see {@link Delivery}). It returns normally, and the container acknowledges the message, once the message is
-     * processed, recognised as a duplicate or parked; it throws, and the broker redelivers the message,
+     * Receives one message and processes it exactly once (see {@link Delivery}). It returns normally,
+     * and the container acknowledges the message, once the message is processed, recognised as a duplicate or parked; it throws, and the broker redelivers the message,
      * when processing failed or the database could not be reached. Not {@code final}: the EJB
      * specification forbids final business methods, and WildFly's proxy overrides it. Implement
      * {@link #process} instead.

@@ -96,7 +96,7 @@ final class BenchDatabase {
                 PreparedStatement insert = connection.prepareStatement("INSERT INTO EO_PROCESSED_MESSAGE"
                         + " (CONSUMER, MESSAGE_ID, JMS_MESSAGE_ID, PROCESSED_AT, BROKER, ACKNOWLEDGED_AT)"
                         // a JMS message ID of their own, as a delivery records it
-                        + " SELECT 'exactly-once-sample/ledger/LedgerConsumer', ? || g, 'ID:' || ? || g, ?, ?,"
+                        + " SELECT 'org.exactlyonce.sample.ledger.LedgerConsumer', ? || g, 'ID:' || ? || g, ?, ?,"
                         + " CASE WHEN g % NULLIF(?, 0) = 0 THEN NULL ELSE ? END"
                         + " FROM generate_series(1, ?) g")) {
             insert.setString(1, prefix);

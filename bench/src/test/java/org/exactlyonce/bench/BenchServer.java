@@ -30,7 +30,7 @@ final class BenchServer {
     static final List<String> ENDPOINTS = List.of(EXACTLY_ONCE, AT_LEAST_ONCE, XA, RECEIPTING);
 
     /** The exactly-once consumer's name, as the console lists it. */
-    private static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
+    private static final String CONSUMER = "org.exactlyonce.sample.ledger.LedgerConsumer";
 
     private static final String ADMIN = basic("admin");
     /** The sample's API is the demo clerk's. */

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -45,6 +44,7 @@ import org.exactlyonce.internal.delivery.JdbcTransactions;
 import org.exactlyonce.internal.delivery.JtaTransactions;
 import org.exactlyonce.internal.delivery.MessageIds;
 import org.exactlyonce.internal.delivery.ParkingRule;
+import org.exactlyonce.internal.delivery.ProcessingError;
 import org.exactlyonce.internal.processed.IdRows;
 import org.exactlyonce.internal.processed.IdRows.IdRow;
 import org.exactlyonce.internal.processed.SqlStates;
@@ -113,11 +113,13 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
     private final Clock clock = Clock.systemUTC();
 
-    private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Guards {@link #runner}, and is told when it ends. */
+    private final Object lifecycle = new Object();
+
+    /** The thread running the receiver; {@code null} between runs. */
+    private Thread runner;
 
     private volatile boolean closed;
-
-    private volatile boolean running;
 
     private BatchedReceiver(Builder settings) {
         this.settings = settings;
@@ -152,42 +154,70 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         return settings.consumerName;
     }
 
+    /** The names the receiver had before, whose IDs it adopts. */
+    public Set<String> previousConsumerNames() {
+        return settings.previousConsumerNames;
+    }
+
     /**
      * Receives and processes batches until {@link #close}d or interrupted. Refuses to start when the
-     * consumer name is recorded for another destination. Should the broker fail, it connects again.
+     * consumer name is recorded for another destination. Should the broker fail, it connects again. A
+     * run that ended by a failure, which no message's processing causes (that message is parked), may
+     * be run again; in the server, {@link BatchedReceivers} does so.
      *
      * @throws IllegalStateException when the name is another destination's, or the receiver runs already
      */
     @Override
     public void run() {
-        if (running || closed) {
-            throw new IllegalStateException(settings.consumerName + " runs already, or was closed");
+        synchronized (lifecycle) {
+            if (runner != null || closed) {
+                throw new IllegalStateException(settings.consumerName + " runs already, or was closed");
+            }
+            runner = Thread.currentThread();
         }
-        running = true;
         try {
             registerDestination();
             LOG.info(() -> settings.consumerName + " receives " + sourceName() + " in batches of up to "
                     + settings.maxMessages + " within " + settings.maxWait.toMillis() + " ms");
             receiveUntilClosed();
         } finally {
-            stopped.countDown();
+            synchronized (lifecycle) {
+                runner = null;
+                lifecycle.notifyAll();
+            }
         }
+    }
+
+    /** Whether a thread runs the receiver now: false before its start, after it is closed, and after a failure. */
+    public boolean isRunning() {
+        synchronized (lifecycle) {
+            return runner != null;
+        }
+    }
+
+    /** Whether the receiver was closed, and runs no more. */
+    public boolean isClosed() {
+        return closed;
     }
 
     /** Stops receiving, and waits up to 30 seconds for the batch in hand to finish. */
     @Override
     public void close() {
         closed = true;
-        if (!running) {
-            return;
-        }
-        try {
-            if (!stopped.await(30, TimeUnit.SECONDS)) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        synchronized (lifecycle) {
+            try {
+                for (long left = 30_000; runner != null && left > 0; ) {
+                    lifecycle.wait(left);
+                    left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (runner != null) {
                 LOG.warning(
                         () -> settings.consumerName + " did not stop within 30 s; its batch goes back to the broker");
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -343,7 +373,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                 IdRows.insertAll(database, settings.consumerName, rows, clock.instant());
                 for (IdRow row : rows) {
                     delivery.step(Step.BEFORE_PROCESS, row.messageId(), row.message());
-                    settings.processor.process(row.message(), database);
+                    ProcessingError.carried(settings.processor::process, row.message(), database);
                 }
                 rows.forEach(row -> delivery.step(Step.BEFORE_COMMIT, row.messageId(), row.message()));
                 return null;
@@ -376,11 +406,15 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         return handled;
     }
 
-    /** Records the queue or topic for the consumer name, and refuses to run when the name is recorded for another destination. */
+    /**
+     * Records the queue or topic for the consumer name, and refuses to run when the name is recorded
+     * for another destination; then adopts what the receiver's previous names hold.
+     */
     private void registerDestination() {
+        ConsumerDestination recorded;
         try {
             ConsumerDestination reading = ConsumerDestination.of(settings.consumerName, source(), clock.instant());
-            ConsumerDestination recorded = delivery.outside(database -> recordedDestination(database, reading));
+            recorded = delivery.outside(database -> recordedDestination(database, reading));
             if (!recorded.isSameDestinationAs(source())) {
                 throw new ConsumerNameClash(recorded, reading);
             }
@@ -390,6 +424,27 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         } catch (Exception e) {
             LOG.log(Level.SEVERE, settings.consumerName + " cannot start: it cannot read the consumers' table", e);
             throw new IllegalStateException(settings.consumerName + " cannot read the consumers' table", e);
+        }
+        adoptPreviousNames(recorded);
+    }
+
+    /** Adopts each previous name's IDs; a failure leaves them to the server's next purge run. */
+    private void adoptPreviousNames(ConsumerDestination recorded) {
+        for (String previous : settings.previousConsumerNames) {
+            try {
+                Optional<ConsumerRows.Adoption> adopted =
+                        delivery.inTransaction(database -> ConsumerRows.adopt(database, previous, recorded));
+                if (adopted.isEmpty()) {
+                    LOG.warning(() -> settings.consumerName + " does not adopt the IDs of its previous name '"
+                            + previous + "': the database records that name for another destination");
+                } else if (adopted.get().movedAnything()) {
+                    LOG.info(() -> settings.consumerName + " adopted "
+                            + adopted.get().ids() + " IDs and " + adopted.get().parked()
+                            + " parked messages of its previous name '" + previous + "'");
+                }
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, settings.consumerName + " could not adopt the IDs of '" + previous + "'", e);
+            }
         }
     }
 
@@ -496,6 +551,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     public static final class Builder {
 
         private String consumerName;
+        private Set<String> previousConsumerNames = Set.of();
         private ConnectionFactory connectionFactory;
         private String user;
         private String password;
@@ -522,6 +578,16 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         /** The name that scopes the IDs; at most 100 characters, unique in the database. */
         public Builder consumerName(String consumerName) {
             this.consumerName = consumerName;
+            return this;
+        }
+
+        /**
+         * The names the receiver had before, when it was renamed: at its start it adopts the IDs and
+         * parked messages recorded under each that read the same destination, as {@link
+         * org.exactlyonce.AbstractExactlyOnceConsumer#previousConsumerNames()} says.
+         */
+        public Builder previousConsumerNames(String... previousConsumerNames) {
+            this.previousConsumerNames = Set.of(previousConsumerNames);
             return this;
         }
 
@@ -662,6 +728,11 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             requirePresent(problems, "dataSource", dataSource);
             requirePresent(problems, "processor", processor);
             requirePresent(problems, "acknowledgement", acknowledgement);
+            if (acknowledgement == Acknowledgement.CLIENT_ACKNOWLEDGE && userTransaction != null) {
+                problems.add("acknowledgement CLIENT_ACKNOWLEDGE works outside a server only: inside one, Open"
+                        + " Liberty makes it auto-acknowledge, which acknowledges each message before its batch"
+                        + " commits, so a crash loses it; use TRANSACTED_SESSION");
+            }
             requirePresent(problems, "brokerOf", brokerOf);
             requirePresent(problems, "steps", steps);
             if (maxMessages < 1 || maxMessages > 10_000) {
@@ -690,6 +761,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         private Builder copy() {
             Builder copy = new Builder();
             copy.consumerName = consumerName;
+            copy.previousConsumerNames = previousConsumerNames;
             copy.connectionFactory = connectionFactory;
             copy.user = user;
             copy.password = password;

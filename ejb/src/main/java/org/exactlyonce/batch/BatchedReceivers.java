@@ -6,10 +6,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -50,6 +52,10 @@ import org.exactlyonce.internal.telemetry.Telemetry;
 public class BatchedReceivers {
 
     private static final Logger LOG = Logger.getLogger(BatchedReceivers.class.getName());
+
+    private static final Duration FIRST_RESTART = Duration.ofSeconds(1);
+
+    private static final Duration LONGEST_RESTART = Duration.ofMinutes(1);
 
     @Resource(lookup = "java:comp/DefaultDataSource")
     private DataSource database;
@@ -120,12 +126,51 @@ public class BatchedReceivers {
                         transaction, lookUp("java:comp/DefaultManagedExecutorService", ExecutorService.class))
                 .build();
         ThreadFactory threads = lookUp("java:comp/DefaultManagedThreadFactory", ThreadFactory.class);
-        localConsumers.deployed(receiver.consumerName(), receiver.subscription());
-        Thread thread = threads.newThread(receiver);
+        localConsumers.deployed(receiver.consumerName(), receiver.subscription(), receiver.previousConsumerNames());
+        Thread thread = threads.newThread(() -> runUntilClosed(receiver, FIRST_RESTART));
         thread.setName("exactly-once " + receiver.consumerName());
         running.add(receiver);
         thread.start();
         return receiver;
+    }
+
+    /**
+     * Runs the receiver until it is closed, and again after a failure that ended a run (a driver's
+     * {@code Error}, a name recorded for another destination), after a pause that doubles up to a
+     * minute: a receiver is never lost to one failure. While it does not run, readiness says so.
+     */
+    static void runUntilClosed(BatchedReceiver receiver, Duration firstPause) {
+        Duration pause = firstPause;
+        while (!receiver.isClosed()) {
+            try {
+                receiver.run();
+                return; // closed, or its thread interrupted: the server stops
+            } catch (RuntimeException | Error e) {
+                if (receiver.isClosed()) {
+                    return;
+                }
+                Duration wait = pause;
+                LOG.log(
+                        Level.SEVERE,
+                        receiver.consumerName() + " stopped receiving; it starts again in " + wait.toSeconds() + " s",
+                        e);
+                try {
+                    Thread.sleep(wait.toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                pause = pause.multipliedBy(2).compareTo(LONGEST_RESTART) > 0 ? LONGEST_RESTART : pause.multipliedBy(2);
+            }
+        }
+    }
+
+    /** The consumer names of the receivers started here that do not run now: failed, and waiting to start again. */
+    public List<String> notRunning() {
+        return running.stream()
+                .filter(receiver -> !receiver.isRunning() && !receiver.isClosed())
+                .map(BatchedReceiver::consumerName)
+                .toList();
     }
 
     /**

@@ -12,6 +12,7 @@ import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
+import jakarta.transaction.UserTransaction;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -136,6 +137,27 @@ class BatchedReceiverTest {
         awaitQueueEmpty();
     }
 
+    /** In the server, a receiver whose run a failure ended runs again: never lost to one failure. */
+    @Test
+    void aReceiverThatAFailureStoppedRunsAgainInTheServer() throws Exception {
+        sendCredits(50);
+        BatchedReceiver receiver = receiver()
+                .maxWait(Duration.ofMillis(300))
+                .steps(crashAt(Step.AFTER_COMMIT))
+                .build();
+        receivers.add(receiver);
+
+        threads.submit(() -> BatchedReceivers.runUntilClosed(receiver, Duration.ofMillis(100)));
+
+        awaitEffects(50);
+        await(receiver::isRunning, "the receiver running again");
+        send("after-the-restart", "1");
+        awaitEffects(51); // behind the redelivered 50, each dropped
+        assertEachProcessedOnce(51);
+        receiver.close();
+        assertFalse(receiver.isRunning());
+    }
+
     @Test
     void withClientAcknowledgeACrashAfterTheCommitHasEveryRedeliveredMessageDropped() throws Exception {
         sendCredits(50);
@@ -207,6 +229,34 @@ class BatchedReceiverTest {
                 List.of("poison KEEPS_FAILING 3"),
                 strings(
                         "SELECT MESSAGE_ID || ' ' || REASON || ' ' || CAST(ATTEMPTS AS CHAR(2)) FROM EO_PARKED_MESSAGE"));
+        awaitQueueEmpty();
+    }
+
+    /** An Error from the processor fails its message, not the receiver, which goes on with the others. */
+    @Test
+    void aMessageWhoseProcessingThrowsAnErrorIsParkedAndTheReceiverLives() throws Exception {
+        sendCredits(9);
+        send("poison", "1");
+
+        Future<?> receiving = start(receiver()
+                .parkAfterDeliveries(3)
+                .maxWait(Duration.ofMillis(300))
+                .processor((message, db) -> {
+                    if ("poison".equals(message.getStringProperty("messageId"))) {
+                        throw new StackOverflowError("recursed for ever");
+                    }
+                    credit(message, db);
+                }));
+
+        awaitParked(1);
+        assertEachProcessedOnce(9);
+        assertEquals(
+                List.of("poison KEEPS_FAILING 3"),
+                strings(
+                        "SELECT MESSAGE_ID || ' ' || REASON || ' ' || CAST(ATTEMPTS AS CHAR(2)) FROM EO_PARKED_MESSAGE"));
+        send("after-the-error", "1");
+        awaitEffects(10);
+        assertFalse(receiving.isDone(), "the receiver runs on");
         awaitQueueEmpty();
     }
 
@@ -370,6 +420,45 @@ class BatchedReceiverTest {
         assertTrue(
                 refused.getCause().getMessage().contains("queue orders"),
                 refused.getCause().getMessage());
+    }
+
+    /** A receiver renamed: the IDs its previous name processed still count. */
+    @Test
+    void aRenamedReceiverDropsWhatItsPreviousNameProcessed() throws Exception {
+        update("INSERT INTO EO_CONSUMER (CONSUMER, DESTINATION_TYPE, DESTINATION, REGISTERED_AT) VALUES"
+                + " ('batched-before', 'QUEUE', '" + queue.getQueueName() + "', CURRENT_TIMESTAMP)");
+        update("INSERT INTO EO_PROCESSED_MESSAGE (CONSUMER, MESSAGE_ID, PROCESSED_AT) VALUES"
+                + " ('batched-before', 'credit-1', CURRENT_TIMESTAMP)");
+        sendCredits(2);
+
+        start(receiver().previousConsumerNames("batched-before"));
+
+        awaitEffects(1);
+        awaitQueueEmpty();
+        assertEquals(List.of("credit-2"), strings("SELECT MESSAGE_ID FROM EFFECT"), "credit-1 processed before");
+        assertEquals(2, count("SELECT COUNT(*) FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = '" + CONSUMER + "'"));
+        assertEquals(0, count("SELECT COUNT(*) FROM EO_CONSUMER WHERE CONSUMER = 'batched-before'"));
+    }
+
+    /** Open Liberty turns client acknowledgement into auto-acknowledgement inside the server. */
+    @Test
+    void aReceiverInAServerRefusesClientAcknowledgement() {
+        UserTransaction serverTransaction = (UserTransaction) Proxy.newProxyInstance(
+                UserTransaction.class.getClassLoader(),
+                new Class<?>[] {UserTransaction.class},
+                (proxy, method, args) -> {
+                    throw new UnsupportedOperationException(method.getName());
+                });
+
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> receiver()
+                        .acknowledgement(BatchedReceiver.Acknowledgement.CLIENT_ACKNOWLEDGE)
+                        .serverTransactions(serverTransaction, threads)
+                        .build());
+
+        assertTrue(
+                refused.getMessage().contains("CLIENT_ACKNOWLEDGE works outside a server only"), refused.getMessage());
     }
 
     @Test

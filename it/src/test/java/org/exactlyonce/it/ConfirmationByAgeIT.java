@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class ConfirmationByAgeIT {
 
-    private static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
+    private static final String CONSUMER = "org.exactlyonce.sample.ledger.LedgerConsumer";
 
     private final LedgerClient ledger = new LedgerClient();
     private final PostgreSql database = new PostgreSql();

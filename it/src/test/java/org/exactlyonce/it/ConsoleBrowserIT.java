@@ -144,7 +144,7 @@ class ConsoleBrowserIT {
     private WebElement processedCell() {
         return wait.until(page -> page
                 .findElements(By.cssSelector(
-                        "#consumers tr[data-consumer='exactly-once-sample/ledger/LedgerConsumer'] td.processed"))
+                        "#consumers tr[data-consumer='org.exactlyonce.sample.ledger.LedgerConsumer'] td.processed"))
                 .stream()
                 .findFirst()
                 .orElse(null));

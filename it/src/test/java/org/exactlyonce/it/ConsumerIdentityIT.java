@@ -21,7 +21,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsumerIdentityIT {
 
-    private static final String AUDIT_CONSUMER = "exactly-once-sample/ledger/AuditLedgerConsumer";
+    private static final String AUDIT_CONSUMER = "org.exactlyonce.harness.audit.LedgerConsumer";
     private static final Duration DELIVERIES = Duration.ofSeconds(60);
 
     private final LedgerClient ledger = new LedgerClient();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,9 @@ class OutageIT {
 
     private static final int MESSAGES = Integer.getInteger("outage.messages", 1000);
     private static final Duration OUTAGE = Duration.ofSeconds(20);
+    /** Thirty of the test servers' purge intervals, and far less than the five minutes Open Liberty retries a failed timeout after. */
+    private static final Duration PURGE_AGAIN = Duration.ofSeconds(60);
+
     private static final String PAUSED = "exactly-once: paused message endpoint";
     private static final String RESUMED = "exactly-once: resumed message endpoint";
 
@@ -30,6 +34,7 @@ class OutageIT {
         long resumedBefore = log.linesMentioning(RESUMED);
 
         CrashSuite.Result result = suite.runWithOutage(MESSAGES, new PostgreSql(), OUTAGE);
+        Instant back = Instant.now();
 
         System.out.println(result.summary());
         assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
@@ -38,5 +43,10 @@ class OutageIT {
         long paused = log.linesMentioning(PAUSED) - pausedBefore;
         assertTrue(paused >= 1, "the outage outlasts the consumers' hold: their endpoints pause");
         assertEquals(paused, log.linesMentioning(RESUMED) - resumedBefore, "every paused endpoint resumes");
+        Await.until(
+                "the purge, which failed while the database was down, runs again on its own schedule",
+                PURGE_AGAIN,
+                () -> ledger.lastPurge() != null
+                        && Instant.parse(ledger.lastPurge().getString("start")).isAfter(back));
     }
 }

@@ -38,7 +38,7 @@ class OutboxIT {
     private static final Duration RESENT_AFTER_RESTART = Duration.ofSeconds(30);
 
     /** The sample's consumer of the receipts, which a relay's second send of one reaches. */
-    private static final String RECEIPTS = "exactly-once-sample/ledger/ReceiptConsumer";
+    private static final String RECEIPTS = "org.exactlyonce.sample.ledger.ReceiptConsumer";
 
     private final LedgerClient ledger = new LedgerClient();
     private final TestServer server = TestServer.of(ledger);

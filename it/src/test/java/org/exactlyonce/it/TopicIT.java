@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class TopicIT {
 
-    private static final String FIRST = "exactly-once-sample/ledger/FirstCreditSubscriber";
-    private static final String SECOND = "exactly-once-sample/ledger/SecondCreditSubscriber";
-    private static final String LIVE = "exactly-once-sample/ledger/LiveCreditSubscriber";
+    private static final String FIRST = "org.exactlyonce.harness.FirstCreditSubscriber";
+    private static final String SECOND = "org.exactlyonce.harness.SecondCreditSubscriber";
+    private static final String LIVE = "org.exactlyonce.harness.LiveCreditSubscriber";
     private static final String BATCHED = "exactly-once-sample/ledger/BatchedCreditSubscriber";
 
     /** The subscribers whose subscriptions outlive a restart, each with the prefix of the accounts it books to. */

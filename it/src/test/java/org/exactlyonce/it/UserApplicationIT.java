@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class UserApplicationIT {
 
-    private static final String CONSUMER = "orders/orders-ejb/OrderConsumer";
+    private static final String CONSUMER = "org.exactlyonce.orders.OrderConsumer";
     private static final int ORDERS = 100;
 
     private final LedgerClient server = new LedgerClient();

@@ -15,9 +15,13 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import org.exactlyonce.ParkReason;
+import org.exactlyonce.batch.BatchedReceivers;
 import org.exactlyonce.internal.broker.BrokerConnections;
 import org.exactlyonce.internal.consumer.ConsumerDestination;
+import org.exactlyonce.internal.consumer.ConsumerNames;
 import org.exactlyonce.internal.consumer.LocalConsumers;
+import org.exactlyonce.internal.delivery.MessageIds;
+import org.exactlyonce.internal.delivery.RefusedMessage;
 import org.exactlyonce.internal.outage.DatabaseOutage;
 import org.exactlyonce.internal.outbox.OutboxFigures;
 import org.exactlyonce.internal.outbox.OutboxRelay;
@@ -39,6 +43,9 @@ import org.exactlyonce.internal.telemetry.Outcome;
  */
 @ApplicationScoped
 public class ConsoleFacade {
+
+    /** The length of the UUIDs that identify outgoing messages. */
+    private static final int OUTGOING_ID_LENGTH = 36;
 
     @Inject
     ConsumerMetrics metrics;
@@ -66,6 +73,9 @@ public class ConsoleFacade {
 
     @Inject
     BrokerConnections connections;
+
+    @Inject
+    BatchedReceivers receivers;
 
     /** Each consumer's deliveries since the server started, by outcome. */
     public SortedMap<String, Map<Outcome, Long>> deliveries() {
@@ -127,6 +137,24 @@ public class ConsoleFacade {
         return processedMessages.find(consumer, messageId);
     }
 
+    /**
+     * What makes a name one no consumer can have, as the engine refuses it; empty when a consumer may
+     * have it. A look-up by such a name is the client's mistake, not a question for the database.
+     */
+    public Optional<String> problemWithConsumerName(String consumer) {
+        return ConsumerNames.problemWith(consumer).map(problem -> "the consumer name " + problem);
+    }
+
+    /** What makes an ID one no message can have, as the engine refuses it; empty when a message may have it. */
+    public Optional<String> problemWithMessageId(String messageId) {
+        try {
+            MessageIds.validated("messageId", messageId);
+            return Optional.empty();
+        } catch (RefusedMessage e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
     public Map<String, Long> parkedByConsumer() {
         return parkedMessages.countByConsumer();
     }
@@ -157,8 +185,18 @@ public class ConsoleFacade {
         return outbox.failing(max);
     }
 
+    /** @return false when no message with the ID waits; an ID longer than the UUIDs the outbox gives never does */
     public boolean discardOutgoing(String messageId) throws SQLException {
+        if (messageId.length() > OUTGOING_ID_LENGTH
+                || problemWithMessageId(messageId).isPresent()) {
+            return false;
+        }
         return outbox.discard(messageId);
+    }
+
+    /** The consumer names of the batched receivers that a failure stopped, until they start again. */
+    public List<String> receiversNotRunning() {
+        return receivers.notRunning();
     }
 
     /** Since when the database is down, as the consumers found it; empty while it is up. */

@@ -91,6 +91,11 @@ public class ConsumerDestination {
                 : kind == Kind.QUEUE && delivered instanceof Queue queue && destination.equals(queue.getQueueName());
     }
 
+    /** Whether another recorded consumer reads this one's destination. */
+    public boolean readsTheSameAs(ConsumerDestination other) {
+        return kind == other.kind && destination.equals(other.destination);
+    }
+
     @Override
     public String toString() {
         return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + destination;

@@ -49,6 +49,20 @@ public class ConsumerDestinations {
     }
 
     /**
+     * Moves what a consumer's previous name holds to the consumer ({@link ConsumerRows#adopt}).
+     *
+     * @return what moved; empty when the previous name reads another destination
+     */
+    public Optional<ConsumerRows.Adoption> adopt(String previous, ConsumerDestination consumer) throws SQLException {
+        try (Connection connection = database.getConnection()) {
+            return ConsumerRows.adopt(connection, previous, consumer);
+        } catch (SQLException e) {
+            context.setRollbackOnly();
+            throw e;
+        }
+    }
+
+    /**
      * The destination recorded for a consumer, read as {@link #register} writes it: by its columns, so
      * that a table created before {@code ACKNOWLEDGED_IDS} (which finding the entity would read) works.
      */

@@ -14,12 +14,11 @@ import org.exactlyonce.AbstractExactlyOnceConsumer;
  * comes with the deployment and not with the first message. Registered as a CDI extension: the
  * container tells it of every message-driven bean it will inject.
  *
- * <p>Only a name known at deployment can be checked then: an override of {@code consumerName()} that
- * needs nothing the container injects, called on an instance made for the check (so the bean's
- * constructor and field initializers run once more, outside the container). The default name and an
- * override that needs the container (one that throws or returns null there) are checked when the
- * bean's first instance is created: neither Open Liberty nor WildFly names the module ({@code
- * java:module/ModuleName}) to a deployment-time observer, and WildFly not even the application.
+ * <p>Only a name known at deployment can be checked then: the default, the bean's class name, and an
+ * override of {@code consumerName()} that needs nothing the container injects, called on an instance
+ * made for the check (so the bean's constructor and field initializers run once more, outside the
+ * container). An override that needs the container (one that throws or returns null there) is
+ * checked when the bean's first instance is created.
  */
 public class ConsumerNameCheck implements Extension {
 
@@ -27,10 +26,12 @@ public class ConsumerNameCheck implements Extension {
 
     public <T extends AbstractExactlyOnceConsumer> void checkName(@Observes ProcessInjectionTarget<T> event) {
         Class<T> bean = event.getAnnotatedType().getJavaClass();
-        if (Modifier.isAbstract(bean.getModifiers()) || !overridesTheName(bean)) {
+        if (Modifier.isAbstract(bean.getModifiers())) {
             return;
         }
-        nameOutsideTheContainer(bean).ifPresent(name -> {
+        Optional<String> known =
+                overridesTheName(bean) ? nameOutsideTheContainer(bean) : Optional.of(ConsumerNames.defaultName(bean));
+        known.ifPresent(name -> {
             try {
                 ConsumerNames.validated(name, bean);
             } catch (IllegalStateException e) {

@@ -17,7 +17,76 @@ public final class ConsumerRows {
     private static final String FIND =
             "SELECT DESTINATION_TYPE, DESTINATION, REGISTERED_AT FROM EO_CONSUMER WHERE CONSUMER = ?";
 
+    // an update that changes nothing locks the row, as the purge's transactions lock it first
+    private static final String LOCK = "UPDATE EO_CONSUMER SET ACKNOWLEDGED_IDS = ACKNOWLEDGED_IDS WHERE CONSUMER = ?";
+
+    private static final String DROP_KNOWN_IDS = "DELETE FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ? AND MESSAGE_ID IN"
+            + " (SELECT MESSAGE_ID FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ?)";
+
+    private static final String MOVE_IDS = "UPDATE EO_PROCESSED_MESSAGE SET CONSUMER = ? WHERE CONSUMER = ?";
+
+    private static final String MOVE_PARKED = "UPDATE EO_PARKED_MESSAGE SET CONSUMER = ? WHERE CONSUMER = ?"
+            + " AND (JMS_MESSAGE_ID IS NULL OR JMS_MESSAGE_ID NOT IN"
+            + " (SELECT JMS_MESSAGE_ID FROM EO_PARKED_MESSAGE WHERE CONSUMER = ? AND JMS_MESSAGE_ID IS NOT NULL))";
+
+    // NULL: counted whole by the purge's next run (processed.AcknowledgedCounts)
+    private static final String RECOUNT = "UPDATE EO_CONSUMER SET ACKNOWLEDGED_IDS = NULL WHERE CONSUMER = ?";
+
+    private static final String FORGET = "DELETE FROM EO_CONSUMER WHERE CONSUMER = ?";
+
     private ConsumerRows() {}
+
+    /**
+     * What a consumer took over from a name it had before.
+     *
+     * @param ids the previous name's IDs, now the consumer's
+     * @param processedUnderBoth IDs recorded under both names, dropped from the previous one: their
+     *     messages were processed by each name
+     * @param parked the previous name's parked messages, now the consumer's
+     */
+    public record Adoption(String previous, int ids, int processedUnderBoth, int parked) {
+
+        public boolean movedAnything() {
+            return ids + processedUnderBoth + parked > 0;
+        }
+    }
+
+    /**
+     * Moves the IDs and parked messages recorded under a consumer's previous name to the consumer, and
+     * forgets the previous name, in the caller's transaction; a parked message that both names hold
+     * stays with the previous one. Nothing moves when the previous name is recorded for another
+     * destination than the consumer's: its IDs are another stream's. The consumer's own row is locked
+     * first, as the purge's transactions lock it before they change its IDs.
+     *
+     * @param consumer the consumer as recorded
+     * @return what moved; empty when the previous name reads another destination
+     */
+    public static Optional<Adoption> adopt(Connection connection, String previous, ConsumerDestination consumer)
+            throws SQLException {
+        Optional<ConsumerDestination> recorded = find(connection, previous);
+        if (recorded.isPresent() && !recorded.get().readsTheSameAs(consumer)) {
+            return Optional.empty();
+        }
+        String name = consumer.consumer();
+        update(connection, LOCK, name);
+        int processedUnderBoth = update(connection, DROP_KNOWN_IDS, previous, name);
+        int ids = update(connection, MOVE_IDS, name, previous);
+        int parked = update(connection, MOVE_PARKED, name, previous, name);
+        if (ids + processedUnderBoth > 0) {
+            update(connection, RECOUNT, name);
+        }
+        update(connection, FORGET, previous);
+        return Optional.of(new Adoption(previous, ids, processedUnderBoth, parked));
+    }
+
+    private static int update(Connection connection, String sql, String... parameters) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                update.setString(i + 1, parameters[i]);
+            }
+            return update.executeUpdate();
+        }
+    }
 
     /** Records the consumer's destination; a unique violation when one is recorded already. */
     public static void insert(Connection connection, ConsumerDestination destination) throws SQLException {

@@ -7,6 +7,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -16,7 +17,9 @@ import java.util.logging.Logger;
 /**
  * The consumers deployed on this server, known from their first bean instance, and the destination
  * each reads, checked against the database at its first delivery since the server started: a name
- * recorded for another destination is refused ({@link ConsumerNameClash}).
+ * recorded for another destination is refused ({@link ConsumerNameClash}). A consumer that was
+ * renamed adopts what its previous names hold then, and at each purge run after, which takes over the
+ * IDs a server still running an old name records during a rolling release.
  */
 @ApplicationScoped
 public class LocalConsumers {
@@ -28,12 +31,20 @@ public class LocalConsumers {
 
     private final Clock clock = Clock.systemUTC();
     private final Map<String, String> subscriptions = new ConcurrentHashMap<>();
+    private final Map<String, Set<String>> previousNames = new ConcurrentHashMap<>();
+    private final Set<String> foreignPreviousNamesReported = ConcurrentHashMap.newKeySet();
     private final Map<String, ConsumerDestination> verified = new ConcurrentHashMap<>();
     private final Set<String> clashesReported = ConcurrentHashMap.newKeySet();
 
-    /** A consumer deployed here, and how it subscribes when it reads a topic. */
-    public void deployed(String consumer, String subscription) {
+    /**
+     * A consumer deployed here, how it subscribes when it reads a topic, and the names it had before,
+     * whose IDs it adopts.
+     */
+    public void deployed(String consumer, String subscription, Set<String> previous) {
         subscriptions.put(consumer, subscription);
+        Set<String> others = new HashSet<>(previous);
+        others.remove(consumer);
+        previousNames.put(consumer, Set.copyOf(others));
     }
 
     /**
@@ -60,7 +71,49 @@ public class LocalConsumers {
             }
             throw clash;
         }
+        adoptPreviousNames(recorded);
         verified.put(consumer, recorded);
+    }
+
+    /** Has each consumer deployed here, whose destination is recorded, adopt what its previous names hold. */
+    public void adoptPreviousNames() {
+        previousNames.keySet().forEach(consumer -> destinationOf(consumer).ifPresent(this::adoptPreviousNames));
+    }
+
+    /**
+     * Has the consumer adopt what its previous names hold. A failure is logged and left to the next
+     * purge run: the IDs stay where they are, and still count for whoever runs the previous name.
+     */
+    private void adoptPreviousNames(ConsumerDestination consumer) {
+        for (String previous : previousNames.getOrDefault(consumer.consumer(), Set.of())) {
+            try {
+                destinations
+                        .adopt(previous, consumer)
+                        .ifPresentOrElse(
+                                adoption -> reportAdopted(consumer, adoption), () -> reportForeign(consumer, previous));
+            } catch (SQLException | RuntimeException e) {
+                LOG.warning(() -> consumer.consumer() + " could not adopt the IDs of its previous name '" + previous
+                        + "'; the next purge run tries again: " + e);
+            }
+        }
+    }
+
+    private static void reportAdopted(ConsumerDestination consumer, ConsumerRows.Adoption adoption) {
+        if (adoption.movedAnything()) {
+            LOG.info(() -> consumer.consumer() + " adopted " + adoption.ids() + " IDs and " + adoption.parked()
+                    + " parked messages of its previous name '" + adoption.previous() + "'");
+        }
+        if (adoption.processedUnderBoth() > 0) {
+            LOG.warning(() -> adoption.processedUnderBoth() + " IDs were processed by both " + consumer.consumer()
+                    + " and its previous name '" + adoption.previous() + "': servers ran the two names at once");
+        }
+    }
+
+    private void reportForeign(ConsumerDestination consumer, String previous) {
+        if (foreignPreviousNamesReported.add(consumer.consumer() + "\n" + previous)) {
+            LOG.warning(() -> consumer.consumer() + " does not adopt the IDs of its previous name '" + previous
+                    + "': the database records that name for another destination than " + consumer);
+        }
     }
 
     /** The names of the consumers deployed here. */

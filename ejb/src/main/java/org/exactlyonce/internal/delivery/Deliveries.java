@@ -8,8 +8,13 @@ import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.transaction.UserTransaction;
 import java.time.Clock;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import javax.sql.DataSource;
 import org.exactlyonce.AbstractExactlyOnceConsumer;
 import org.exactlyonce.ProtocolStep;
@@ -74,6 +79,8 @@ public class Deliveries {
      * The delivery of one bean instance's messages, under the name the bean gives, which is checked
      * here: a name the table cannot hold fails the instance.
      *
+     * @param previous the names the bean had before, whose IDs it adopts; the name this library gave it
+     *     by default before is one, without being declared
      * @param bean the bean's class, which the server keys its endpoint by
      * @param transaction the bean's own
      * @param processing the bean's {@code process}, in the delivery's transaction
@@ -81,12 +88,15 @@ public class Deliveries {
      */
     public BeanDelivery of(
             String name,
+            Set<String> previous,
             Class<?> bean,
             UserTransaction transaction,
             Delivery.Processing processing,
             Predicate<Message> accepts) {
         String consumer = ConsumerNames.validated(name, bean);
-        localConsumers.deployed(consumer, DeclaredSubscription.of(bean));
+        Set<String> adopted = new HashSet<>(previous);
+        earlierDefaultName(bean).ifPresent(adopted::add);
+        localConsumers.deployed(consumer, DeclaredSubscription.of(bean), adopted);
         Delivery delivery = new Delivery(
                 consumer,
                 new JtaTransactions(transaction, database),
@@ -97,6 +107,19 @@ public class Deliveries {
                 telemetry::counted,
                 clock);
         return new BeanDelivery(delivery, processing, accepts, this);
+    }
+
+    /** The name this library gave the bean by default before, when the server names its application and module. */
+    private static Optional<String> earlierDefaultName(Class<?> bean) {
+        try {
+            return Optional.of(ConsumerNames.earlierDefaultName(
+                    InitialContext.doLookup("java:app/AppName"),
+                    InitialContext.doLookup("java:module/ModuleName"),
+                    bean));
+        } catch (NamingException e) {
+            LOG.fine(() -> "the server names no application or module for " + bean.getName() + ": " + e);
+            return Optional.empty();
+        }
     }
 
     /**

@@ -113,7 +113,7 @@ public final class Delivery {
                     throw Refused.INSTANCE; // the transaction can only roll back
                 }
                 step(Step.BEFORE_PROCESS, row.messageId(), row.message());
-                processing.process(row.message(), database);
+                ProcessingError.carried(processing, row.message(), database);
                 step(Step.BEFORE_COMMIT, row.messageId(), row.message());
                 return null;
             });

@@ -14,6 +14,7 @@ import org.exactlyonce.InvalidMessageException;
 import org.exactlyonce.ParkReason;
 import org.exactlyonce.internal.broker.ApplicationIds;
 import org.exactlyonce.internal.processed.ProcessedMessage;
+import org.exactlyonce.internal.processed.StoredIds;
 
 /**
  * Reads the ID that makes a message unique for the application. By default that is a property the
@@ -134,31 +135,12 @@ public class MessageIds implements ApplicationIds {
                     "the message ID in property '" + idProperty + "' has " + length + " characters, more than the "
                             + ProcessedMessage.MAX_MESSAGE_ID_LENGTH + " allowed");
         }
-        if (!isStorable(id)) {
+        if (!StoredIds.isStorable(id)) {
             throw new RefusedMessage(
                     ParkReason.MALFORMED_ID,
                     "the message ID in property '" + idProperty + "' holds a NUL character or a lone surrogate,"
                             + " which databases cannot store as text");
         }
         return id;
-    }
-
-    /**
-     * Whether every character survives the trip to a database column: PostgreSQL stores no NUL, and
-     * a lone surrogate becomes '?' in UTF-8, which would make two distinct IDs one.
-     */
-    private static boolean isStorable(String id) {
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c == '\0') {
-                return false;
-            }
-            if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

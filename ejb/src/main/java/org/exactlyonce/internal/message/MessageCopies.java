@@ -28,7 +28,9 @@ import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 
@@ -149,9 +151,13 @@ public final class MessageCopies {
 
     /** The application properties as {@code {"name": {"type": "String", "value": "…"}}}. */
     static String propertiesOf(Message message) throws JMSException {
+        return propertiesOf(message, false);
+    }
+
+    /** @param byName in the order of their names, not the provider's */
+    static String propertiesOf(Message message, boolean byName) throws JMSException {
         JsonObjectBuilder properties = Json.createObjectBuilder();
-        for (Object each : Collections.list(message.getPropertyNames())) {
-            String name = (String) each;
+        for (String name : names(message.getPropertyNames(), byName)) {
             Object value = message.getObjectProperty(name);
             if (isApplications(name) && value != null) {
                 properties.add(name, TypedValues.typed(value));
@@ -202,22 +208,32 @@ public final class MessageCopies {
         return switch (type) {
             case TEXT -> utf8(((TextMessage) message).getText());
             case BYTES -> MessageBodies.bytesOf(message);
-            case MAP -> utf8(mapOf((MapMessage) message).toString());
+            case MAP -> utf8(mapOf((MapMessage) message, false).toString());
             case STREAM -> utf8(streamOf((StreamMessage) message).toString());
             case OBJECT -> serialized(((ObjectMessage) message).getObject());
             case NONE -> null;
         };
     }
 
-    private static JsonObject mapOf(MapMessage message) throws JMSException {
+    /** @param byName in the order of their names, not the provider's */
+    static JsonObject mapOf(MapMessage message, boolean byName) throws JMSException {
         JsonObjectBuilder map = Json.createObjectBuilder();
-        for (Object name : Collections.list(message.getMapNames())) {
-            map.add((String) name, TypedValues.typed(message.getObject((String) name)));
+        for (String name : names(message.getMapNames(), byName)) {
+            map.add(name, TypedValues.typed(message.getObject(name)));
         }
         return map.build();
     }
 
-    private static JsonArray streamOf(StreamMessage message) throws JMSException {
+    private static List<String> names(Enumeration<?> names, boolean sorted) {
+        List<String> listed = new ArrayList<>();
+        Collections.list(names).forEach(name -> listed.add((String) name));
+        if (sorted) {
+            Collections.sort(listed);
+        }
+        return listed;
+    }
+
+    static JsonArray streamOf(StreamMessage message) throws JMSException {
         JsonArrayBuilder values = Json.createArrayBuilder();
         message.reset(); // the consumer may have read part of it
         try {
@@ -230,7 +246,7 @@ public final class MessageCopies {
         return values.build();
     }
 
-    private static byte[] serialized(Serializable object) throws JMSException {
+    static byte[] serialized(Serializable object) throws JMSException {
         if (object == null) {
             return null;
         }

@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Objects;
 import org.exactlyonce.internal.processed.ProcessedMessages.Duplicate;
 
 /**
@@ -190,10 +189,14 @@ public final class IdRows {
         }
     }
 
-    /** The rule for an ID found in the table, by what the table holds of its earlier delivery. */
+    /**
+     * The rule for an ID found in the table, by what the table holds of its earlier delivery. An earlier
+     * delivery without a fingerprint says nothing of its payload: a map, stream, object or plain message
+     * recorded before those were fingerprinted.
+     */
     static Duplicate duplicate(String earlierSha256, Instant earlierAt, Message message, Instant deliveryBegan)
             throws JMSException {
-        if (!Objects.equals(earlierSha256, PayloadFingerprints.of(message))) {
+        if (earlierSha256 != null && !earlierSha256.equals(PayloadFingerprints.of(message))) {
             return Duplicate.CONFLICTING_PAYLOAD;
         }
         return earlierAt.isBefore(deliveryBegan) ? Duplicate.ALREADY_COMMITTED : Duplicate.LOST_RACE;

@@ -8,7 +8,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.exactlyonce.internal.message.MessageBodies;
 
-/** SHA-256 fingerprints of message payloads, to tell a true re-send from another message reusing an ID. */
+/**
+ * SHA-256 fingerprints of message payloads, to tell a true re-send from another message reusing an ID:
+ * of every body type, a text's as its UTF-8 bytes and a bytes message's as they are (as they were
+ * fingerprinted before the others were), the others' in a canonical form ({@link
+ * MessageBodies#canonicalContentOf}).
+ */
 final class PayloadFingerprints {
 
     private static final MessageDigest SHA_256 = sha256Digest();
@@ -23,10 +28,13 @@ final class PayloadFingerprints {
         }
     }
 
-    /** The payload's fingerprint in hex; {@code null} for a message that is neither text nor bytes. */
+    /** The payload's fingerprint in hex; {@code null} for a text message without text. */
     static String of(Message message) throws JMSException {
         String text = MessageBodies.textOf(message);
         byte[] payload = text != null ? text.getBytes(StandardCharsets.UTF_8) : MessageBodies.bytesOf(message);
+        if (payload == null) {
+            payload = MessageBodies.canonicalContentOf(message);
+        }
         return payload == null ? null : sha256(payload);
     }
 

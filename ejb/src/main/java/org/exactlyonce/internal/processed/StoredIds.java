@@ -31,6 +31,25 @@ public final class StoredIds {
         return needsEscape(unescaped) ? unescaped : stored;
     }
 
+    /**
+     * Whether every character survives the trip to a database column: PostgreSQL stores no NUL, and
+     * a lone surrogate becomes '?' in UTF-8, which would make two distinct IDs one.
+     */
+    public static boolean isStorable(String id) {
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c == '\0') {
+                return false;
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean needsEscape(String messageId) {
         if (messageId == null || messageId.isEmpty()) {
             return false;

@@ -99,13 +99,23 @@ public class Purge {
                         .orElse(""));
     }
 
+    /**
+     * A run that fails (the database went away under it) is logged and left to the next expiration: a
+     * timeout that throws has the container retry it on a schedule of its own, which Open Liberty puts
+     * five minutes later, long after the database came back.
+     */
     @Timeout
     void onTimer() {
-        purgeNow();
+        try {
+            purgeNow();
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "purge run failed; the next one starts in " + settings.interval() + ": " + e);
+        }
     }
 
     /** Runs a purge now; a run already going on finishes first. */
     public synchronized PurgeReport purgeNow() {
+        consumers.adoptPreviousNames(); // before the look: an adopted ID is judged under its new name
         Set<String> deployed = consumers.names();
         PurgeRun run = new PurgeRun(new ProcessedIds(), broker, settings, clock);
         running = run;

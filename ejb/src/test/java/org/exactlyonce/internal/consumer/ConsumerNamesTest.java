@@ -15,23 +15,30 @@ class ConsumerNamesTest {
     @MessageDriven(name = "AuditInvoiceListener")
     static class NamedInvoiceListener {}
 
+    /** The maven-ear-plugin names modules artifactId-version: a release renames every module. */
     @Test
-    void theDefaultNameIsTheApplicationModuleAndBean() {
+    void theDefaultNameStaysTheSameWhenAReleaseRenamesTheModule() {
         assertEquals(
-                "shop/billing/InvoiceListener", ConsumerNames.defaultName("shop", "billing", InvoiceListener.class));
-    }
-
-    @Test
-    void twoClassesWithOneSimpleNameDifferByTheirBeanNames() {
+                "org.exactlyonce.internal.consumer.ConsumerNamesTest$InvoiceListener",
+                ConsumerNames.defaultName(InvoiceListener.class));
         assertNotEquals(
-                ConsumerNames.defaultName("shop", "billing", InvoiceListener.class),
-                ConsumerNames.defaultName("shop", "billing", NamedInvoiceListener.class));
-        assertEquals("AuditInvoiceListener", ConsumerNames.beanName(NamedInvoiceListener.class));
+                ConsumerNames.earlierDefaultName("shop", "billing-1.0", InvoiceListener.class),
+                ConsumerNames.earlierDefaultName("shop", "billing-1.1", InvoiceListener.class),
+                "the default before, which each release changed");
     }
 
     @Test
-    void aModuleDeployedOnItsOwnIsNamedOnce() {
-        assertEquals("billing/InvoiceListener", ConsumerNames.defaultName("billing", "billing", InvoiceListener.class));
+    void theEarlierDefaultNameIsTheApplicationModuleAndBean() {
+        assertEquals(
+                "shop/billing/InvoiceListener",
+                ConsumerNames.earlierDefaultName("shop", "billing", InvoiceListener.class));
+        assertEquals(
+                "shop/billing/AuditInvoiceListener",
+                ConsumerNames.earlierDefaultName("shop", "billing", NamedInvoiceListener.class));
+        assertEquals(
+                "billing/InvoiceListener",
+                ConsumerNames.earlierDefaultName("billing", "billing", InvoiceListener.class),
+                "a module deployed on its own is named once");
     }
 
     @Test
@@ -43,6 +50,8 @@ class ConsumerNamesTest {
 
         assertThrows(IllegalStateException.class, () -> ConsumerNames.validated(" padded", InvoiceListener.class));
         assertThrows(IllegalStateException.class, () -> ConsumerNames.validated("", InvoiceListener.class));
+        assertThrows(IllegalStateException.class, () -> ConsumerNames.validated("a\u0000b", InvoiceListener.class));
+        assertThrows(IllegalStateException.class, () -> ConsumerNames.validated("a\u001bb", InvoiceListener.class));
         assertThrows(IllegalStateException.class, () -> ConsumerNames.validated(null, InvoiceListener.class));
         assertEquals("x".repeat(100), ConsumerNames.validated("x".repeat(100), InvoiceListener.class));
     }

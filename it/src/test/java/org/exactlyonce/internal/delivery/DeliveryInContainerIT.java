@@ -70,6 +70,7 @@ class DeliveryInContainerIT {
                         ParkingRule.class,
                         InvalidMessageException.class,
                         FailsOnItsOwn.class,
+                        ProcessingError.class,
                         ConsumerNameClash.class,
                         ConsumerDestination.class,
                         TransientDatabaseFailure.class,
