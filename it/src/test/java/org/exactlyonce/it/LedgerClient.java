@@ -25,8 +25,8 @@ import java.util.Optional;
 /** The sample's and the console's HTTP APIs, as a test drives them from outside the server. */
 final class LedgerClient {
 
-    /** The sample consumer's name: application, module and bean, its default. */
-    static final String CONSUMER = "exactly-once-sample/ledger/LedgerConsumer";
+    /** The sample consumer's name: its class's, the default. */
+    static final String CONSUMER = "org.exactlyonce.sample.ledger.LedgerConsumer";
 
     /** Longer than a server takes to reconnect to a restarted broker. */
     private static final Duration SEND_AGAIN_FOR = Duration.ofSeconds(30);
@@ -513,6 +513,15 @@ final class LedgerClient {
                 .header("Content-Type", "application/json")
                 .header("Authorization", CLERK)
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build());
+    }
+
+    /** Posts a body as it is, declared JSON, to a path of the server, as the clerk. */
+    HttpResponse<String> postText(String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Content-Type", "application/json")
+                .header("Authorization", CLERK)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build());
     }
 

@@ -3,7 +3,6 @@ package org.exactlyonce.admin;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -55,7 +54,7 @@ public class OutboxResource {
     @APIResponse(responseCode = "404", description = "no message with that ID waits: sent, or never written")
     public Response discard(@PathParam("messageId") String messageId) throws SQLException {
         if (!engine.discardOutgoing(messageId)) {
-            throw new NotFoundException("no outgoing message " + messageId + " waits in the outbox");
+            throw Refusals.notFound("no outgoing message " + messageId + " waits in the outbox");
         }
         String user = security.getUserPrincipal().getName();
         AUDIT.info(() -> "audit: user=" + user + " discarded outgoing message " + messageId + " at " + Instant.now());

@@ -3,8 +3,6 @@ package org.exactlyonce.admin;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import jakarta.ws.rs.BadRequestException;
-import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -39,6 +37,8 @@ public class ParkedResource {
     @Inject
     ConsoleFacade engine;
 
+    private static final int MAX_PAGE_SIZE = 500;
+
     private static final Logger AUDIT = Logger.getLogger("org.exactlyonce.audit");
 
     @Context
@@ -46,13 +46,22 @@ public class ParkedResource {
 
     @GET
     @Operation(summary = "A page of parked messages, newest first, filtered by consumer and reason; no bodies")
+    @APIResponse(responseCode = "200", description = "the page")
+    @APIResponse(
+            responseCode = "400",
+            description = "page or size not a number in range, a reason that does not exist, or a consumer name"
+                    + " no consumer can have")
     public List<ParkedSummary> list(
             @QueryParam("consumer") String consumer,
             @QueryParam("reason") String reason,
-            @QueryParam("page") @DefaultValue("0") int page,
-            @QueryParam("size") @DefaultValue("50") int size) {
-        if (page < 0 || size < 1 || size > 500) {
-            throw new BadRequestException("page must be at least 0 and size from 1 to 500");
+            @QueryParam("page") @DefaultValue("0") String pageAsked,
+            @QueryParam("size") @DefaultValue("50") String sizeAsked) {
+        int size = number("size", sizeAsked, 1, MAX_PAGE_SIZE);
+        int page = number("page", pageAsked, 0, Integer.MAX_VALUE / MAX_PAGE_SIZE); // the offset is an int
+        if (consumer != null) {
+            engine.problemWithConsumerName(consumer).ifPresent(problem -> {
+                throw Refusals.badRequest(problem);
+            });
         }
         return engine.parked(consumer, reasonOf(reason), page, size).stream()
                 .map(ParkedSummary::of)
@@ -64,7 +73,8 @@ public class ParkedResource {
     @Operation(summary = "One parked message, whole: its body, headers and properties")
     @APIResponse(responseCode = "200", description = "the parked message")
     @APIResponse(responseCode = "404", description = "no parked message with that ID")
-    public Parked show(@PathParam("id") long id) {
+    public Parked show(@PathParam("id") String idAsked) {
+        long id = idOf(idAsked);
         return engine.parked(id).map(Parked::of).orElseThrow(() -> notFound(id));
     }
 
@@ -77,25 +87,19 @@ public class ParkedResource {
     @APIResponse(
             responseCode = "409",
             description = "refused: its consumer has processed the message's ID since, or it came from a topic")
-    public Response replay(@PathParam("id") long id) throws Exception {
+    public Response replay(@PathParam("id") String idAsked) throws Exception {
+        long id = idOf(idAsked);
         switch (engine.replayParked(id)) {
             case NO_SUCH_MESSAGE -> throw notFound(id);
             case ID_PROCESSED ->
-                throw conflict("parked message " + id + " was not replayed: its consumer has"
+                throw Refusals.conflict("parked message " + id + " was not replayed: its consumer has"
                         + " processed its ID since it was parked, so a replay would have a second effect; discard it");
             case NOT_FROM_A_QUEUE ->
-                throw conflict("parked message " + id + " was not replayed: it did not come from a"
+                throw Refusals.conflict("parked message " + id + " was not replayed: it did not come from a"
                         + " queue (on a topic, a replay would reach every subscriber again); discard it once handled");
             case REPLAYED -> audit("replayed", id);
         }
         return Response.noContent().build();
-    }
-
-    private static ClientErrorException conflict(String reason) {
-        return new ClientErrorException(Response.status(Response.Status.CONFLICT)
-                .type(MediaType.TEXT_PLAIN)
-                .entity(reason)
-                .build());
     }
 
     @DELETE
@@ -103,7 +107,8 @@ public class ParkedResource {
     @Operation(summary = "Discards a parked message; needs an admin")
     @APIResponse(responseCode = "204", description = "discarded")
     @APIResponse(responseCode = "404", description = "no parked message with that ID")
-    public Response discard(@PathParam("id") long id) {
+    public Response discard(@PathParam("id") String idAsked) {
+        long id = idOf(idAsked);
         if (!engine.discardParked(id)) {
             throw notFound(id);
         }
@@ -116,16 +121,38 @@ public class ParkedResource {
         AUDIT.info(() -> "audit: user=" + user + " " + action + " parked message " + id + " at " + Instant.now());
     }
 
+    /** A query parameter's whole number, from min to max. */
+    private static int number(String name, String value, int min, int max) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= min && number <= max) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw Refusals.badRequest(name + " must be a whole number from " + min + " to " + max);
+    }
+
     private static ParkReason reasonOf(String reason) {
         try {
             return reason == null ? null : ParkReason.valueOf(reason);
         } catch (IllegalArgumentException e) {
-            throw new BadRequestException("no such reason: " + reason + "; one of " + List.of(ParkReason.values()));
+            throw Refusals.badRequest("no such reason; it is one of " + List.of(ParkReason.values()));
         }
     }
 
     private static NotFoundException notFound(long id) {
-        return new NotFoundException("no parked message " + id);
+        return Refusals.notFound("no parked message " + id);
+    }
+
+    /** A parked message's ID as the path gives it: a path that holds none names no parked message. */
+    private static long idOf(String id) {
+        try {
+            return Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw Refusals.notFound("no parked message has that ID: they are whole numbers");
+        }
     }
 
     /** A parked message as lists show it: the start of its body, or its size, in {@code bodyPreview}. */

@@ -1,9 +1,7 @@
 package org.exactlyonce.admin;
 
 import jakarta.inject.Inject;
-import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
@@ -29,15 +27,22 @@ public class ProcessedResource {
     @Operation(
             summary = "Whether a consumer processed a message ID, when, and whether its acknowledgement is confirmed")
     @APIResponse(responseCode = "200", description = "processed")
-    @APIResponse(responseCode = "400", description = "consumer or messageId missing")
+    @APIResponse(
+            responseCode = "400",
+            description = "consumer or messageId missing, or one no consumer or message can have (a NUL, too long)")
     @APIResponse(responseCode = "404", description = "no record: never processed, or purged after the dedup window")
     public ProcessedId find(@QueryParam("consumer") String consumer, @QueryParam("messageId") String messageId) {
         if (consumer == null || messageId == null) {
-            throw new BadRequestException("name the consumer and the messageId, as query parameters");
+            throw Refusals.badRequest("name the consumer and the messageId, as query parameters");
         }
+        engine.problemWithConsumerName(consumer)
+                .or(() -> engine.problemWithMessageId(messageId))
+                .ifPresent(problem -> {
+                    throw Refusals.badRequest(problem);
+                });
         return engine.processed(consumer, messageId)
                 .map(ProcessedId::of)
-                .orElseThrow(() -> new NotFoundException(consumer + " has no record of message " + messageId));
+                .orElseThrow(() -> Refusals.notFound(consumer + " has no record of message " + messageId));
     }
 
     /**

@@ -13,12 +13,16 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class AccountsResource {
 
+    /** The ledger's column: receipts' accounts are longer than those credited. */
+    private static final int MAX_ACCOUNT_LENGTH = 100;
+
     @Inject
     Ledger ledger;
 
     @GET
     @Path("/{account}")
     public Balance balance(@PathParam("account") String account) {
+        Requests.checked("account", account, MAX_ACCOUNT_LENGTH);
         return new Balance(account, ledger.balanceOf(account), ledger.creditsOf(account));
     }
 
@@ -26,6 +30,7 @@ public class AccountsResource {
     @GET
     @Path("/{account}/effects")
     public Map<String, Long> effects(@PathParam("account") String account) {
+        Requests.checked("account", account, MAX_ACCOUNT_LENGTH);
         return ledger.effectsByMessage(account);
     }
 

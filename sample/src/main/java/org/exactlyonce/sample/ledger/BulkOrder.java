@@ -1,5 +1,6 @@
 package org.exactlyonce.sample.ledger;
 
+import jakarta.json.JsonObject;
 import jakarta.ws.rs.BadRequestException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,24 @@ public record BulkOrder(String idPrefix, String account, int count, long amount,
 
     private static final int MAX_COUNT = 100_000;
 
+    private static final int MAX_COPIES = 100;
+
+    /** The order a client posts, its numbers read exactly. */
+    static BulkOrder of(JsonObject asked) {
+        return new BulkOrder(
+                Requests.text(asked, "idPrefix"),
+                Requests.text(asked, "account"),
+                asInt(Requests.wholeNumber(asked, "count", 0)),
+                Requests.wholeNumber(asked, "amount", 0),
+                asInt(Requests.wholeNumber(asked, "copies", 1)),
+                Requests.number(asked, "duplicateShare", 0));
+    }
+
+    /** A count as an int, one out of range as 0 or the largest int: {@link #plan} refuses both. */
+    private static int asInt(long count) {
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, count));
+    }
+
     /**
      * The message IDs to send, in order, and what they must add up to.
      *
@@ -31,10 +50,14 @@ public record BulkOrder(String idPrefix, String account, int count, long amount,
      */
     public Plan plan() {
         if (account == null || count < 1 || count > MAX_COUNT) {
-            throw new BadRequestException("a bulk order needs an account and a count from 1 to " + MAX_COUNT);
+            throw Requests.refused("a bulk order needs an account and a count from 1 to " + MAX_COUNT);
         }
-        if (idPrefix != null && (idPrefix.isBlank() || idPrefix.length() > MAX_ID_PREFIX_LENGTH)) {
-            throw new BadRequestException("a bulk order's idPrefix has 1 to " + MAX_ID_PREFIX_LENGTH + " characters");
+        if (copies > MAX_COPIES) {
+            throw Requests.refused("a bulk order sends each credit at most " + MAX_COPIES + " times");
+        }
+        Requests.checked("account", account, CreditsResource.MAX_ACCOUNT_LENGTH);
+        if (idPrefix != null) {
+            Requests.checked("idPrefix", idPrefix, MAX_ID_PREFIX_LENGTH);
         }
         String prefix = idPrefix == null ? UUID.randomUUID() + "-" : idPrefix;
         int resent = (int) Math.round(count * Math.max(0, Math.min(1, duplicateShare)));

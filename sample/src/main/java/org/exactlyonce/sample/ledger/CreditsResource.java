@@ -2,7 +2,7 @@ package org.exactlyonce.sample.ledger;
 
 import jakarta.inject.Inject;
 import jakarta.jms.JMSRuntimeException;
-import jakarta.ws.rs.BadRequestException;
+import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -13,6 +13,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
 /** Takes credit orders and queues them as JMS messages; the consumer books them later. */
 @Path("/credits")
@@ -21,6 +24,12 @@ import java.util.logging.Logger;
 public class CreditsResource {
 
     private static final Logger LOG = Logger.getLogger(CreditsResource.class.getName());
+
+    /** As long as the engine takes an ID. */
+    private static final int MAX_MESSAGE_ID_LENGTH = 200;
+
+    /** The ledger's column holds 100, a receipt's account adds {@code receipts-}. */
+    static final int MAX_ACCOUNT_LENGTH = 90;
 
     @Inject
     CreditSender sender;
@@ -31,10 +40,13 @@ public class CreditsResource {
      * receipts-<account>}.
      */
     @POST
-    public Response send(CreditOrder order, @QueryParam("receipt") boolean receipt) {
-        if (order == null || isBlank(order.messageId()) || isBlank(order.account())) {
-            throw new BadRequestException("a credit order needs a messageId and an account");
-        }
+    @RequestBody(content = @Content(schema = @Schema(implementation = CreditOrder.class)))
+    public Response send(String body, @QueryParam("receipt") boolean receipt) {
+        JsonObject asked = Requests.object(body, "a credit order {\"messageId\": …, \"account\": …, \"amount\": N}");
+        CreditOrder order = new CreditOrder(
+                Requests.checked("messageId", Requests.text(asked, "messageId"), MAX_MESSAGE_ID_LENGTH),
+                Requests.checked("account", Requests.text(asked, "account"), MAX_ACCOUNT_LENGTH),
+                Requests.wholeNumber(asked, "amount", 0));
         if (receipt) {
             sender.sendWithReceipt(order);
         } else {
@@ -46,10 +58,9 @@ public class CreditsResource {
     /** Queues a {@link BulkOrder}'s credits as a retrying producer would. */
     @POST
     @Path("/bulk")
-    public BulkOrder.Result sendBulk(BulkOrder bulk) {
-        if (bulk == null) {
-            throw new BadRequestException("a bulk order needs an account and a count");
-        }
+    @RequestBody(content = @Content(schema = @Schema(implementation = BulkOrder.class)))
+    public BulkOrder.Result sendBulk(String body) {
+        BulkOrder bulk = BulkOrder.of(Requests.object(body, "a bulk order {\"account\": …, \"count\": N, …}"));
         BulkOrder.Plan plan = bulk.plan();
         try {
             plan.messageIds().forEach(id -> sender.send(new CreditOrder(id, bulk.account(), bulk.amount())));
@@ -68,9 +79,5 @@ public class CreditsResource {
         return new ServiceUnavailableException(BrokerUnavailable.answer("the broker failed part-way through the bulk"
                 + " order (" + failure.getMessage() + "); send it again with \"idPrefix\": \"" + idPrefix
                 + "\", and the credits queued already are dropped as duplicates"));
-    }
-
-    private static boolean isBlank(String value) {
-        return value == null || value.isBlank();
     }
 }
