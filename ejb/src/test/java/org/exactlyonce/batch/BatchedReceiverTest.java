@@ -213,28 +213,28 @@ class BatchedReceiverTest {
 
     @Test
     void aMessageThatKeepsFailingIsParkedAndTheRestOfItsBatchProcessedOnce() throws Exception {
-        sendCredits(9);
-        send("poison", "1");
+        receiveNineCreditsAndAPoison(() -> {
+            throw new IllegalStateException("cannot book it");
+        });
 
-        start(receiver().parkAfterDeliveries(3).maxWait(Duration.ofMillis(300)).processor((message, db) -> {
-            if ("poison".equals(message.getStringProperty("messageId"))) {
-                throw new IllegalStateException("cannot book it");
-            }
-            credit(message, db);
-        }));
-
-        awaitParked(1);
-        assertEachProcessedOnce(9);
-        assertEquals(
-                List.of("poison KEEPS_FAILING 3"),
-                strings(
-                        "SELECT MESSAGE_ID || ' ' || REASON || ' ' || CAST(ATTEMPTS AS CHAR(2)) FROM EO_PARKED_MESSAGE"));
         awaitQueueEmpty();
     }
 
     /** An Error from the processor fails its message, not the receiver, which goes on with the others. */
     @Test
     void aMessageWhoseProcessingThrowsAnErrorIsParkedAndTheReceiverLives() throws Exception {
+        Future<?> receiving = receiveNineCreditsAndAPoison(() -> {
+            throw new StackOverflowError("recursed for ever");
+        });
+
+        send("after-the-error", "1");
+        awaitEffects(10);
+        assertFalse(receiving.isDone(), "the receiver runs on");
+        awaitQueueEmpty();
+    }
+
+    /** Nine credits and a poison message, whose processing fails so: the poison parked after 3 deliveries. */
+    private Future<?> receiveNineCreditsAndAPoison(Runnable failing) throws Exception {
         sendCredits(9);
         send("poison", "1");
 
@@ -243,7 +243,7 @@ class BatchedReceiverTest {
                 .maxWait(Duration.ofMillis(300))
                 .processor((message, db) -> {
                     if ("poison".equals(message.getStringProperty("messageId"))) {
-                        throw new StackOverflowError("recursed for ever");
+                        failing.run();
                     }
                     credit(message, db);
                 }));
@@ -254,10 +254,7 @@ class BatchedReceiverTest {
                 List.of("poison KEEPS_FAILING 3"),
                 strings(
                         "SELECT MESSAGE_ID || ' ' || REASON || ' ' || CAST(ATTEMPTS AS CHAR(2)) FROM EO_PARKED_MESSAGE"));
-        send("after-the-error", "1");
-        awaitEffects(10);
-        assertFalse(receiving.isDone(), "the receiver runs on");
-        awaitQueueEmpty();
+        return receiving;
     }
 
     /**

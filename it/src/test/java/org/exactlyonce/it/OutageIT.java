@@ -47,6 +47,7 @@ class OutageIT {
                 "the purge, which failed while the database was down, runs again on its own schedule",
                 PURGE_AGAIN,
                 () -> ledger.lastPurge() != null
-                        && Instant.parse(ledger.lastPurge().getString("start")).isAfter(back));
+                        && Instant.parse(ledger.lastPurge().getString("startedAt"))
+                                .isAfter(back));
     }
 }
