@@ -156,8 +156,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
 
     /**
      * Receives one message and processes it exactly once (see {@link Delivery}). It returns normally,
-     * and the container acknowledges the message, once the message is processed, recognised as a duplicate or parked; it throws, and the broker redelivers the message,
-     * when processing failed or the database could not be reached. Not {@code final}: the EJB
+     * and the container acknowledges the message, once the message is processed, recognised as a
+     * duplicate or parked; it throws, and the broker redelivers the message, when processing failed or
+     * the database could not be reached. Not {@code final}: the EJB
      * specification forbids final business methods, and WildFly's proxy overrides it. Implement
      * {@link #process} instead.
      */

@@ -432,16 +432,9 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     private void adoptPreviousNames(ConsumerDestination recorded) {
         for (String previous : settings.previousConsumerNames) {
             try {
-                Optional<ConsumerRows.Adoption> adopted =
-                        delivery.inTransaction(database -> ConsumerRows.adopt(database, previous, recorded));
-                if (adopted.isEmpty()) {
-                    LOG.warning(() -> settings.consumerName + " does not adopt the IDs of its previous name '"
-                            + previous + "': the database records that name for another destination");
-                } else if (adopted.get().movedAnything()) {
-                    LOG.info(() -> settings.consumerName + " adopted "
-                            + adopted.get().ids() + " IDs and " + adopted.get().parked()
-                            + " parked messages of its previous name '" + previous + "'");
-                }
+                delivery.inTransaction(database -> ConsumerRows.adopt(database, previous, recorded))
+                        .ifPresentOrElse(
+                                ConsumerRows.Adoption::report, () -> ConsumerRows.reportForeign(recorded, previous));
             } catch (Exception e) {
                 LOG.log(Level.WARNING, settings.consumerName + " could not adopt the IDs of '" + previous + "'", e);
             }

@@ -19,6 +19,7 @@ import javax.sql.DataSource;
 import org.exactlyonce.ProtocolStep;
 import org.exactlyonce.internal.broker.BrokerView;
 import org.exactlyonce.internal.consumer.LocalConsumers;
+import org.exactlyonce.internal.delivery.DatabaseRetry;
 import org.exactlyonce.internal.delivery.DeliveriesInFlight;
 import org.exactlyonce.internal.delivery.DeliverySettings;
 import org.exactlyonce.internal.delivery.MessageIds;
@@ -149,18 +150,17 @@ public class BatchedReceivers {
                 if (receiver.isClosed()) {
                     return;
                 }
-                Duration wait = pause;
                 LOG.log(
                         Level.SEVERE,
-                        receiver.consumerName() + " stopped receiving; it starts again in " + wait.toSeconds() + " s",
+                        receiver.consumerName() + " stopped receiving; it starts again in " + pause.toSeconds() + " s",
                         e);
                 try {
-                    Thread.sleep(wait.toMillis());
+                    Thread.sleep(pause.toMillis());
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                pause = pause.multipliedBy(2).compareTo(LONGEST_RESTART) > 0 ? LONGEST_RESTART : pause.multipliedBy(2);
+                pause = DatabaseRetry.longer(pause, LONGEST_RESTART);
             }
         }
     }

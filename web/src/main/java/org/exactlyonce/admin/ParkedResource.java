@@ -59,9 +59,7 @@ public class ParkedResource {
         int size = number("size", sizeAsked, 1, MAX_PAGE_SIZE);
         int page = number("page", pageAsked, 0, Integer.MAX_VALUE / MAX_PAGE_SIZE); // the offset is an int
         if (consumer != null) {
-            engine.problemWithConsumerName(consumer).ifPresent(problem -> {
-                throw Refusals.badRequest(problem);
-            });
+            Refusals.badRequestIf(engine.problemWithConsumerName(consumer));
         }
         return engine.parked(consumer, reasonOf(reason), page, size).stream()
                 .map(ParkedSummary::of)

@@ -35,11 +35,8 @@ public class ProcessedResource {
         if (consumer == null || messageId == null) {
             throw Refusals.badRequest("name the consumer and the messageId, as query parameters");
         }
-        engine.problemWithConsumerName(consumer)
-                .or(() -> engine.problemWithMessageId(messageId))
-                .ifPresent(problem -> {
-                    throw Refusals.badRequest(problem);
-                });
+        Refusals.badRequestIf(
+                engine.problemWithConsumerName(consumer).or(() -> engine.problemWithMessageId(messageId)));
         return engine.processed(consumer, messageId)
                 .map(ProcessedId::of)
                 .orElseThrow(() -> Refusals.notFound(consumer + " has no record of message " + messageId));

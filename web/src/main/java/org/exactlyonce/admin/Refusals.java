@@ -5,6 +5,7 @@ import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
@@ -21,6 +22,13 @@ final class Refusals {
     static BadRequestException badRequest(String reason) {
         LOG.info(() -> "the console refused a request: " + reason);
         return new BadRequestException(answer(Response.Status.BAD_REQUEST, reason));
+    }
+
+    /** Refuses the request when there is a problem with it. */
+    static void badRequestIf(Optional<String> problem) {
+        if (problem.isPresent()) {
+            throw badRequest(problem.get());
+        }
     }
 
     static NotFoundException notFound(String reason) {

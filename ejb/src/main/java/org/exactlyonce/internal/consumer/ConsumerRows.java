@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.ZoneOffset;
 import java.util.Optional;
+import java.util.logging.Logger;
 
 /** The consumers' recorded destinations in plain JDBC, on the caller's connection and in its transaction. */
 public final class ConsumerRows {
@@ -34,6 +35,12 @@ public final class ConsumerRows {
 
     private static final String FORGET = "DELETE FROM EO_CONSUMER WHERE CONSUMER = ?";
 
+    private static final String ANY_ID = "SELECT 1 FROM EO_PROCESSED_MESSAGE WHERE CONSUMER = ?";
+
+    private static final String ANY_PARKED = "SELECT 1 FROM EO_PARKED_MESSAGE WHERE CONSUMER = ?";
+
+    private static final Logger LOG = Logger.getLogger(ConsumerRows.class.getName());
+
     private ConsumerRows() {}
 
     /**
@@ -44,11 +51,29 @@ public final class ConsumerRows {
      *     messages were processed by each name
      * @param parked the previous name's parked messages, now the consumer's
      */
-    public record Adoption(String previous, int ids, int processedUnderBoth, int parked) {
+    public record Adoption(String consumer, String previous, int ids, int processedUnderBoth, int parked) {
 
         public boolean movedAnything() {
             return ids + processedUnderBoth + parked > 0;
         }
+
+        /** Logs what moved, and warns of IDs processed under both names; says nothing when nothing moved. */
+        public void report() {
+            if (movedAnything()) {
+                LOG.info(() -> consumer + " adopted " + ids + " IDs and " + parked
+                        + " parked messages of its previous name '" + previous + "'");
+            }
+            if (processedUnderBoth > 0) {
+                LOG.warning(() -> processedUnderBoth + " IDs were processed by both " + consumer
+                        + " and its previous name '" + previous + "': servers ran the two names at once");
+            }
+        }
+    }
+
+    /** Warns that a previous name is not adopted, as {@link #adopt} found it recorded for another destination. */
+    public static void reportForeign(ConsumerDestination consumer, String previous) {
+        LOG.warning(() -> consumer.consumer() + " does not adopt the IDs of its previous name '" + previous
+                + "': the database records that name for another destination than " + consumer);
     }
 
     /**
@@ -56,7 +81,9 @@ public final class ConsumerRows {
      * forgets the previous name, in the caller's transaction; a parked message that both names hold
      * stays with the previous one. Nothing moves when the previous name is recorded for another
      * destination than the consumer's: its IDs are another stream's. The consumer's own row is locked
-     * first, as the purge's transactions lock it before they change its IDs.
+     * first, as the purge's transactions lock it before they change its IDs. A previous name that is
+     * neither recorded nor holds anything, as every one does once adopted, costs two indexed reads and
+     * takes no lock: the purge asks at each run.
      *
      * @param consumer the consumer as recorded
      * @return what moved; empty when the previous name reads another destination
@@ -68,6 +95,11 @@ public final class ConsumerRows {
             return Optional.empty();
         }
         String name = consumer.consumer();
+        if (recorded.isEmpty()
+                && !holdsAny(connection, ANY_ID, previous)
+                && !holdsAny(connection, ANY_PARKED, previous)) {
+            return Optional.of(new Adoption(name, previous, 0, 0, 0));
+        }
         update(connection, LOCK, name);
         int processedUnderBoth = update(connection, DROP_KNOWN_IDS, previous, name);
         int ids = update(connection, MOVE_IDS, name, previous);
@@ -76,7 +108,17 @@ public final class ConsumerRows {
             update(connection, RECOUNT, name);
         }
         update(connection, FORGET, previous);
-        return Optional.of(new Adoption(previous, ids, processedUnderBoth, parked));
+        return Optional.of(new Adoption(name, previous, ids, processedUnderBoth, parked));
+    }
+
+    private static boolean holdsAny(Connection connection, String select, String consumer) throws SQLException {
+        try (PreparedStatement any = connection.prepareStatement(select)) {
+            any.setString(1, consumer);
+            any.setMaxRows(1);
+            try (ResultSet found = any.executeQuery()) {
+                return found.next();
+            }
+        }
     }
 
     private static int update(Connection connection, String sql, String... parameters) throws SQLException {

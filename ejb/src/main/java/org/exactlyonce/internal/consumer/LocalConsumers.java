@@ -87,32 +87,15 @@ public class LocalConsumers {
     private void adoptPreviousNames(ConsumerDestination consumer) {
         for (String previous : previousNames.getOrDefault(consumer.consumer(), Set.of())) {
             try {
-                destinations
-                        .adopt(previous, consumer)
-                        .ifPresentOrElse(
-                                adoption -> reportAdopted(consumer, adoption), () -> reportForeign(consumer, previous));
+                destinations.adopt(previous, consumer).ifPresentOrElse(ConsumerRows.Adoption::report, () -> {
+                    if (foreignPreviousNamesReported.add(consumer.consumer() + "\n" + previous)) {
+                        ConsumerRows.reportForeign(consumer, previous);
+                    }
+                });
             } catch (SQLException | RuntimeException e) {
                 LOG.warning(() -> consumer.consumer() + " could not adopt the IDs of its previous name '" + previous
                         + "'; the next purge run tries again: " + e);
             }
-        }
-    }
-
-    private static void reportAdopted(ConsumerDestination consumer, ConsumerRows.Adoption adoption) {
-        if (adoption.movedAnything()) {
-            LOG.info(() -> consumer.consumer() + " adopted " + adoption.ids() + " IDs and " + adoption.parked()
-                    + " parked messages of its previous name '" + adoption.previous() + "'");
-        }
-        if (adoption.processedUnderBoth() > 0) {
-            LOG.warning(() -> adoption.processedUnderBoth() + " IDs were processed by both " + consumer.consumer()
-                    + " and its previous name '" + adoption.previous() + "': servers ran the two names at once");
-        }
-    }
-
-    private void reportForeign(ConsumerDestination consumer, String previous) {
-        if (foreignPreviousNamesReported.add(consumer.consumer() + "\n" + previous)) {
-            LOG.warning(() -> consumer.consumer() + " does not adopt the IDs of its previous name '" + previous
-                    + "': the database records that name for another destination than " + consumer);
         }
     }
 

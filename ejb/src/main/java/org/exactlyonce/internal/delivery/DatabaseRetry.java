@@ -79,8 +79,13 @@ public final class DatabaseRetry {
     }
 
     public static Duration longer(Duration pause) {
+        return longer(pause, LONGEST_PAUSE);
+    }
+
+    /** The pause doubled, up to the longest. */
+    public static Duration longer(Duration pause, Duration longest) {
         Duration doubled = pause.multipliedBy(2);
-        return doubled.compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : doubled;
+        return doubled.compareTo(longest) > 0 ? longest : doubled;
     }
 
     /** One attempt at the work. */

@@ -4,11 +4,8 @@ import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
-import jakarta.jms.ObjectMessage;
-import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.io.ByteArrayOutputStream;
 
 /** The payloads of messages, as the engine reads them to keep and to fingerprint them. */
 public final class MessageBodies {
@@ -40,27 +37,26 @@ public final class MessageBodies {
      */
     public static byte[] canonicalContentOf(Message message) throws JMSException {
         BodyType type = BodyType.of(message);
-        return switch (type) {
-            case TEXT, BYTES -> null;
+        if (type == BodyType.TEXT || type == BodyType.BYTES) {
+            return null;
+        }
+        byte[] content = switch (type) {
             case MAP ->
-                tagged(type, MessageCopies.mapOf((MapMessage) message, true).toString());
-            case STREAM ->
-                tagged(type, MessageCopies.streamOf((StreamMessage) message).toString());
-            case OBJECT -> {
-                byte[] serialized = MessageCopies.serialized(((ObjectMessage) message).getObject());
-                byte[] tag = tagged(type, "");
-                byte[] content = Arrays.copyOf(tag, tag.length + (serialized == null ? 0 : serialized.length));
-                if (serialized != null) {
-                    System.arraycopy(serialized, 0, content, tag.length, serialized.length);
-                }
-                yield content;
-            }
-            case NONE -> tagged(type, MessageCopies.propertiesOf(message, true));
+                MessageCopies.utf8(
+                        MessageCopies.mapOf((MapMessage) message, true).toString());
+            case NONE -> MessageCopies.utf8(MessageCopies.propertiesOf(message, true));
+            default -> MessageCopies.bodyOf(type, message); // a stream's and an object's have one order
         };
+        return tagged(type, content);
     }
 
     /** The type first: a map and a stream of the same values are two contents. */
-    private static byte[] tagged(BodyType type, String content) {
-        return (type.name() + ":" + content).getBytes(StandardCharsets.UTF_8);
+    private static byte[] tagged(BodyType type, byte[] content) {
+        ByteArrayOutputStream tagged = new ByteArrayOutputStream();
+        tagged.writeBytes(MessageCopies.utf8(type.name() + ":"));
+        if (content != null) {
+            tagged.writeBytes(content);
+        }
+        return tagged.toByteArray();
     }
 }

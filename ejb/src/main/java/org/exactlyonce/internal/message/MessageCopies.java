@@ -204,7 +204,7 @@ public final class MessageCopies {
         return !property.startsWith("JMSX") || property.equals(GROUP_ID) || property.equals(GROUP_SEQ);
     }
 
-    private static byte[] bodyOf(BodyType type, Message message) throws JMSException {
+    static byte[] bodyOf(BodyType type, Message message) throws JMSException {
         return switch (type) {
             case TEXT -> utf8(((TextMessage) message).getText());
             case BYTES -> MessageBodies.bytesOf(message);
@@ -233,7 +233,7 @@ public final class MessageCopies {
         return listed;
     }
 
-    static JsonArray streamOf(StreamMessage message) throws JMSException {
+    private static JsonArray streamOf(StreamMessage message) throws JMSException {
         JsonArrayBuilder values = Json.createArrayBuilder();
         message.reset(); // the consumer may have read part of it
         try {
@@ -246,7 +246,7 @@ public final class MessageCopies {
         return values.build();
     }
 
-    static byte[] serialized(Serializable object) throws JMSException {
+    private static byte[] serialized(Serializable object) throws JMSException {
         if (object == null) {
             return null;
         }
@@ -358,7 +358,7 @@ public final class MessageCopies {
         return preview.replace('\0', '\uFFFD'); // PostgreSQL keeps no NUL in text; the body itself keeps it
     }
 
-    private static byte[] utf8(String text) {
+    static byte[] utf8(String text) {
         return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 

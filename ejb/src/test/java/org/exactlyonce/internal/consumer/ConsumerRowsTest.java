@@ -48,7 +48,7 @@ class ConsumerRowsTest {
             ConsumerRows.Adoption adoption =
                     ConsumerRows.adopt(connection, OLD, orders).orElseThrow();
 
-            assertEquals(new ConsumerRows.Adoption(OLD, 1, 1, 1), adoption);
+            assertEquals(new ConsumerRows.Adoption(NEW, OLD, 1, 1, 1), adoption);
             assertEquals(0, count(connection, "EO_PROCESSED_MESSAGE", OLD));
             assertEquals(2, count(connection, "EO_PROCESSED_MESSAGE", NEW));
             assertEquals(1, count(connection, "EO_PARKED_MESSAGE", NEW));
@@ -81,7 +81,7 @@ class ConsumerRowsTest {
             processed(connection, OLD, "order-3");
 
             assertEquals(
-                    new ConsumerRows.Adoption(OLD, 1, 0, 0),
+                    new ConsumerRows.Adoption(NEW, OLD, 1, 0, 0),
                     ConsumerRows.adopt(connection, OLD, orders).orElseThrow());
             assertEquals(1, count(connection, "EO_PROCESSED_MESSAGE", NEW));
         }

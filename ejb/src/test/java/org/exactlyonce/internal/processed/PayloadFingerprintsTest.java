@@ -53,10 +53,6 @@ class PayloadFingerprintsTest {
 
     @Test
     void everyBodyTypeHasAFingerprintThatTellsTwoPayloadsApart() throws JMSException {
-        MapMessage map = jms.createMapMessage();
-        map.setLong("amount", 10);
-        MapMessage otherMap = jms.createMapMessage();
-        otherMap.setLong("amount", 11);
         StreamMessage stream = jms.createStreamMessage();
         stream.writeLong(10);
         StreamMessage otherStream = jms.createStreamMessage();
@@ -72,8 +68,8 @@ class PayloadFingerprintsTest {
                 jms.createTextMessage("credit 11"),
                 bytes(new byte[] {1}),
                 bytes(new byte[] {2}),
-                map,
-                otherMap,
+                credit(10),
+                credit(11),
                 stream,
                 otherStream,
                 jms.createObjectMessage(10L),
@@ -110,10 +106,8 @@ class PayloadFingerprintsTest {
 
     @Test
     void aMapThatReusesAnIdIsAConflictAndOneRecordedWithoutAFingerprintIsNot() throws JMSException {
-        MapMessage first = jms.createMapMessage();
-        first.setLong("amount", 10);
-        MapMessage reuse = jms.createMapMessage();
-        reuse.setLong("amount", 99);
+        MapMessage first = credit(10);
+        MapMessage reuse = credit(99);
         String recorded = PayloadFingerprints.of(delivered(first));
 
         assertEquals(Duplicate.CONFLICTING_PAYLOAD, IdRows.duplicate(recorded, EARLIER, delivered(reuse), NOW));
@@ -122,6 +116,13 @@ class PayloadFingerprintsTest {
                 Duplicate.CONFLICTING_PAYLOAD,
                 IdRows.duplicate(null, EARLIER, delivered(reuse), NOW),
                 "recorded by a release that fingerprinted text and bytes only");
+    }
+
+    /** A map message of one entry, an amount. */
+    private MapMessage credit(long amount) throws JMSException {
+        MapMessage message = jms.createMapMessage();
+        message.setLong("amount", amount);
+        return message;
     }
 
     private BytesMessage bytes(byte[] body) throws JMSException {
