@@ -59,6 +59,18 @@ CREATE TABLE EO_CONSUMER (
     ACKNOWLEDGED_IDS BIGINT
 );
 
+-- Deliveries a crash of their server interrupted: a message in flight when its server went down counts
+-- one crash, read from the server's crash journal at its next start, and is parked as CRASHES_THE_SERVER
+-- once its crashes reach exactlyonce.crash-guard.crashes-before-parking. A row goes when its message is
+-- processed, dropped or parked.
+CREATE TABLE EO_INTERRUPTED_DELIVERY (
+    CONSUMER      VARCHAR(100) COLLATE "C" NOT NULL,
+    MESSAGE_ID    VARCHAR(201) COLLATE "C" NOT NULL,
+    CRASHES       INTEGER   NOT NULL,
+    LAST_CRASH_AT TIMESTAMP NOT NULL,
+    CONSTRAINT EO_INTERRUPTED_DELIVERY_PK PRIMARY KEY (CONSUMER, MESSAGE_ID)
+);
+
 -- The outbox: messages a transaction sends (Outbox.send), written with its rows and sent by the relay
 -- once it has committed, then deleted. Kept whole as a parked message is; a message whose send failed
 -- stays, with the reason, and is sent again. MESSAGE_ID is the ID it carries, the same on every send.

@@ -13,7 +13,7 @@ psql_as() { # user, database, psql arguments...
     psql -h 127.0.0.1 -U "$user" -d "$database" -v ON_ERROR_STOP=1 -q "$@"
 }
 
-engine_tables="EO_PROCESSED_MESSAGE, EO_PARKED_MESSAGE, EO_CONSUMER, EO_OUTBOX_MESSAGE, EO_OUTBOX_LEASE, LEDGER_CREDIT"
+engine_tables="EO_PROCESSED_MESSAGE, EO_PARKED_MESSAGE, EO_CONSUMER, EO_INTERRUPTED_DELIVERY, EO_OUTBOX_MESSAGE, EO_OUTBOX_LEASE, LEDGER_CREDIT"
 
 for database in test postgres; do
     psql_as postgres "$database" -c "DROP TABLE IF EXISTS $engine_tables" -f "$ddl/postgresql.sql"

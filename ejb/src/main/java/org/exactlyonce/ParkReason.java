@@ -20,5 +20,11 @@ public enum ParkReason {
      * Its ID was processed before with another payload: a different message reusing the ID. Replaying
      * it is refused while the ID is known; have the producer send it again with an ID of its own.
      */
-    ID_REUSED
+    ID_REUSED,
+    /**
+     * The server crashed while it processed the message, as many times as {@code
+     * exactlyonce.crash-guard.crashes-before-parking} allows (an {@code OutOfMemoryError} that halted the
+     * JVM, a native crash, a {@code System.exit}): find the cause in the server's crash logs, then replay.
+     */
+    CRASHES_THE_SERVER
 }

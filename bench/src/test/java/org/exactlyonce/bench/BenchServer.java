@@ -125,6 +125,11 @@ final class BenchServer {
         control.resume(endpoint);
     }
 
+    /** Sets a MicroProfile Config key of the server from its next start on. */
+    void setting(String key, String value) throws IOException {
+        control.setting(key, value);
+    }
+
     /** Restarts the server with each consumer taking up to {@code consumers} messages at a time. */
     void restartWithConsumers(int consumers) throws IOException, InterruptedException {
         control.consumers(consumers);

@@ -69,11 +69,12 @@ public final class Benchmark {
 
     private static final boolean ON_WILDFLY = System.getProperty("bench.wildfly.home") != null;
     /**
-     * Which parts run: {@code throughput}, {@code outbox}, {@code table}, {@code purge}, {@code purge10m},
+     * Which parts run: {@code throughput}, {@code crashguard}, {@code outbox}, {@code table}, {@code purge}, {@code purge10m},
      * {@code scale}; all by default on Open Liberty, {@code throughput} alone on WildFly.
      */
     private static final List<String> PARTS = List.of(System.getProperty(
-                    "bench.parts", ON_WILDFLY ? "throughput" : "throughput,outbox,table,purge,purge10m,scale")
+                    "bench.parts",
+                    ON_WILDFLY ? "throughput" : "throughput,crashguard,outbox,table,purge,purge10m,scale")
             .split(","));
     /** The Liberty server's folder, {@code usr/servers/bench}, beside the part scale's. */
     private static final Path LIBERTY_SERVER = Path.of(System.getProperty("bench.server", "."));
@@ -149,6 +150,7 @@ public final class Benchmark {
                 throughput(consumers);
             }
         });
+        part("crashguard", this::crashGuard);
         part("outbox", this::outbox);
         part("table", this::tableSize);
         part("purge", this::purgeUnderLoad);
@@ -238,6 +240,33 @@ public final class Benchmark {
         speeds.put("db", recordDrain(warmUp, "db_c" + consumers, jdbc(consumers, true)));
         speeds.put("db_domain", recordDrain(warmUp, "db_domain_c" + consumers, jdbc(consumers, false)));
         return speeds;
+    }
+
+    /**
+     * What the crash guard costs an ordinary delivery (a slot of its memory-mapped journal written and
+     * cleared): the exactly-once drain at 8 with the guard off and on, in turns, each after a restart
+     * with that setting and two unrecorded drains that warm the server up.
+     */
+    private void crashGuard() throws Exception {
+        String setting = "exactlyonce.crash-guard.crashes-before-parking";
+        try {
+            for (int repeat = 0; repeat < REPEATS; repeat++) {
+                for (boolean guarded : List.of(false, true)) {
+                    server.setting(setting, guarded ? "3" : "0");
+                    server.restartWithConsumers(8);
+                    BenchServer.ENDPOINTS.forEach(server::pause);
+                    server.runBatchedReceivers(0);
+                    drain(BenchServer.EXACTLY_ONCE, 8);
+                    drain(BenchServer.EXACTLY_ONCE, 8);
+                    record(
+                            false,
+                            guarded ? "eo_crash_guard_c8" : "eo_crash_guard_off_c8",
+                            drain(BenchServer.EXACTLY_ONCE, 8).perSecond());
+                }
+            }
+        } finally {
+            server.setting(setting, "3");
+        }
     }
 
     /** How fast a drain went, and the CPU time it cost per message in each part of the setup. */
@@ -800,7 +829,6 @@ public final class Benchmark {
         return lines;
     }
 
-    /** The ratio of two figures' medians, when both parts ran. */
     /** Every {@code bench:} line whose figures the parts run so far have made, by name, in a fixed order. */
     private Map<String, String> benchLines() {
         Map<String, String> lines = new LinkedHashMap<>();
@@ -816,6 +844,7 @@ public final class Benchmark {
         ratio(lines, "table10m_vs_empty", "eo_full_table", "eo_empty_table");
         ratio(lines, "outbox_chain_vs_eo_c8", "outbox_chain_c8", "eo_beside_outbox_c8");
         ratio(lines, "p99_purge_vs_none", "p99_purge", "p99_none");
+        ratio(lines, "crash_guard_vs_off_c8", "eo_crash_guard_c8", "eo_crash_guard_off_c8");
         for (int n = 2; figures.containsKey("scale_" + n); n++) {
             ratio(lines, "scale_" + n + "_vs_1", "scale_" + n, "scale_1");
         }
@@ -836,6 +865,7 @@ public final class Benchmark {
         return lines;
     }
 
+    /** The ratio of two figures' medians, when both parts ran. */
     private void ratio(Map<String, String> lines, String name, String numerator, String denominator) {
         if (figures.containsKey(numerator) && figures.containsKey(denominator)) {
             lines.put(name, "%.2f".formatted(median(numerator) / median(denominator)));

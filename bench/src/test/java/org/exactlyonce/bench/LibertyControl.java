@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** An Open Liberty server, through its {@code server} command and its {@code bootstrap.properties}. */
@@ -49,15 +50,20 @@ final class LibertyControl implements ServerControl {
         run("resume", "--target=" + endpoint);
     }
 
-    /** The server's activation specifications read {@code ledger.consumers} as their maximum concurrency. */
+    /**
+     * A bootstrap property, which MicroProfile Config reads: {@code ledger.consumers}, which the
+     * activation specifications take as their maximum concurrency, among them.
+     */
     @Override
-    public void consumers(int consumers) throws IOException {
+    public void setting(String key, String value) throws IOException {
         Path bootstrap = serverDir.resolve("bootstrap.properties");
+        String properties = Files.readString(bootstrap);
+        Matcher line = Pattern.compile("(?m)^" + Pattern.quote(key) + "=.*$").matcher(properties);
         Files.writeString(
                 bootstrap,
-                Pattern.compile("(?m)^ledger\\.consumers=.*$")
-                        .matcher(Files.readString(bootstrap))
-                        .replaceAll("ledger.consumers=" + consumers));
+                line.find()
+                        ? line.replaceAll(Matcher.quoteReplacement(key + "=" + value))
+                        : properties + (properties.endsWith("\n") ? "" : "\n") + key + "=" + value + "\n");
     }
 
     /** The trailing blank keeps other servers whose names start alike (bench-scale-1 …) out. */

@@ -28,7 +28,12 @@ interface ServerControl {
     void resume(String endpoint);
 
     /** How many messages each consumer takes at a time from the next start on. */
-    void consumers(int consumers) throws IOException;
+    default void consumers(int consumers) throws IOException {
+        setting("ledger.consumers", String.valueOf(consumers));
+    }
+
+    /** Sets a MicroProfile Config key of the server from its next start on. */
+    void setting(String key, String value) throws IOException;
 
     /** A part of the server process's command line that no other process's has. */
     String processMarker();

@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 
@@ -26,7 +28,9 @@ final class WildFlyControl implements ServerControl {
     private final Path baseDir;
     private final int portOffset;
     private final List<String> settings;
-    private int consumers = 1;
+    /** Set since: system properties the next start adds, {@code ledger.consumers} among them. */
+    private final Map<String, String> changed = new LinkedHashMap<>(Map.of("ledger.consumers", "1"));
+
     private HttpClient http;
 
     /**
@@ -49,9 +53,9 @@ final class WildFlyControl implements ServerControl {
                 "-c",
                 "standalone-full.xml",
                 "-Djboss.server.base.dir=" + baseDir,
-                "-Djboss.socket.binding.port-offset=" + portOffset,
-                "-Dledger.consumers=" + consumers));
+                "-Djboss.socket.binding.port-offset=" + portOffset));
         command.addAll(settings);
+        changed.forEach((key, value) -> command.add("-D" + key + "=" + value));
         File log = baseDir.resolve("console.log").toFile();
         try {
             new ProcessBuilder(command)
@@ -95,12 +99,13 @@ final class WildFlyControl implements ServerControl {
     }
 
     /**
-     * The message-driven beans' instance pool holds {@code ledger.consumers} beans (bench.cli): a bean
-     * takes one message at a time, so the pool bounds each consumer's concurrency.
+     * A system property, which MicroProfile Config reads: {@code ledger.consumers}, the size of the
+     * message-driven beans' instance pool (bench.cli), among them; a bean takes one message at a time, so
+     * the pool bounds each consumer's concurrency.
      */
     @Override
-    public void consumers(int consumers) {
-        this.consumers = consumers;
+    public void setting(String key, String value) {
+        changed.put(key, value);
     }
 
     @Override

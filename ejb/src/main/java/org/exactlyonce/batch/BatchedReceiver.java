@@ -35,6 +35,8 @@ import org.exactlyonce.internal.consumer.ConsumerDestination;
 import org.exactlyonce.internal.consumer.ConsumerNameClash;
 import org.exactlyonce.internal.consumer.ConsumerNames;
 import org.exactlyonce.internal.consumer.ConsumerRows;
+import org.exactlyonce.internal.delivery.CrashGuard;
+import org.exactlyonce.internal.delivery.CrashJournal;
 import org.exactlyonce.internal.delivery.DatabaseHold;
 import org.exactlyonce.internal.delivery.DatabaseRetry;
 import org.exactlyonce.internal.delivery.DeliveriesInFlight;
@@ -131,6 +133,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
                                 settings.userTransaction, settings.dataSource, settings.transactionThreads),
                 new DatabaseRetry(settings.databaseAttempts, new WhileRunning()),
                 new ParkingRule(settings.parkAfterDeliveries),
+                settings.crashGuard,
                 settings.steps,
                 settings.counted,
                 clock);
@@ -294,7 +297,9 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         try {
             identified = identified(batch);
             identified.forEach(row -> settings.inFlight.begin(settings.consumerName, row.messageId()));
-            handled = identified.isEmpty() || commitTogether(identified) || processOneByOne(identified);
+            handled = identified.isEmpty()
+                    || (!delivery.anyInterruptedBefore(identified) && commitTogether(identified))
+                    || processOneByOne(identified);
         } catch (HandBack e) {
             LOG.log(Level.WARNING, e.getMessage() + "; its batch of " + batch.size() + " goes back", e.getCause());
             handled = false;
@@ -362,13 +367,16 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
     }
 
     /**
-     * The whole batch in one transaction: every ID in one round trip, then each message processed.
+     * The whole batch in one transaction, journaled while it runs: every ID in one round trip, then each
+     * message processed.
      *
      * @return false when it rolled back for a reason that one message may hold: a duplicate, a failing
      *     or invalid message
      */
     private boolean commitTogether(List<IdRow> rows) {
+        List<CrashJournal.Entry> journaled = new ArrayList<>();
         try {
+            rows.forEach(row -> journaled.add(delivery.journal(row.messageId())));
             delivery.inTransaction(database -> {
                 IdRows.insertAll(database, settings.consumerName, rows, clock.instant());
                 for (IdRow row : rows) {
@@ -382,6 +390,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             LOG.fine(() ->
                     settings.consumerName + " processes a batch of " + rows.size() + " one message at a time: " + e);
             return false;
+        } finally { // one at a time, each message is journaled by itself: a crash then counts against it alone
+            journaled.forEach(CrashJournal.Entry::close);
         }
         rows.forEach(row -> delivery.step(Step.AFTER_COMMIT, row.messageId(), row.message()));
         rows.forEach(row -> delivery.counted(Outcome.PROCESSED));
@@ -564,6 +574,8 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         private Function<Message, Optional<String>> brokerOf = message -> Optional.empty();
         private Consumer<ProtocolStep> steps = step -> {};
         private InFlight inFlight = InFlight.NONE;
+
+        private CrashGuard crashGuard = CrashGuard.OFF;
         private BiConsumer<String, Outcome> counted = (consumer, outcome) -> {};
 
         private Builder() {}
@@ -690,6 +702,12 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
         }
 
         /** Set by the server's {@link BatchedReceivers}, whose purge spares the IDs in flight. */
+        /** The server's guard against messages that crash it; off outside a server. */
+        Builder crashGuard(CrashGuard crashGuard) {
+            this.crashGuard = crashGuard;
+            return this;
+        }
+
         Builder inFlight(InFlight inFlight) {
             this.inFlight = inFlight;
             return this;
@@ -774,6 +792,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
             copy.brokerOf = brokerOf;
             copy.steps = steps;
             copy.inFlight = inFlight;
+            copy.crashGuard = crashGuard;
             copy.counted = counted;
             return copy;
         }

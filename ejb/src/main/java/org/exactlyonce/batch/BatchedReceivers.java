@@ -23,6 +23,7 @@ import org.exactlyonce.internal.delivery.DatabaseRetry;
 import org.exactlyonce.internal.delivery.DeliveriesInFlight;
 import org.exactlyonce.internal.delivery.DeliverySettings;
 import org.exactlyonce.internal.delivery.MessageIds;
+import org.exactlyonce.internal.delivery.ServerCrashes;
 import org.exactlyonce.internal.telemetry.Telemetry;
 
 /**
@@ -85,6 +86,9 @@ public class BatchedReceivers {
     private DeliveriesInFlight deliveriesInFlight;
 
     @Inject
+    private ServerCrashes crashes;
+
+    @Inject
     private Event<ProtocolStep> steps;
 
     @Inject
@@ -102,6 +106,7 @@ public class BatchedReceivers {
                 .brokerOf(broker::brokerOf)
                 .steps(steps::fire)
                 .counted(telemetry::counted)
+                .crashGuard(crashes.guard())
                 .inFlight(new BatchedReceiver.InFlight() {
                     @Override
                     public void begin(String consumer, String messageId) {

@@ -247,6 +247,14 @@ final class LedgerClient {
         expect(204, send((held ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.DELETE()).build()));
     }
 
+    /** Pauses the deliveries of a message-driven bean of the server (by its EJB name), or resumes them. */
+    void pauseConsumer(String bean, boolean paused) {
+        URI uri = URI.create(baseUrl + "/ledger/api/faults/paused-consumers/" + encoded(bean));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).header("Authorization", CLERK).header("Content-Type", "application/json");
+        expect(204, send((paused ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.DELETE()).build()));
+    }
+
     /** Forgets the destination recorded for a consumer. */
     void forgetConsumer(String consumer) {
         expect(

@@ -59,6 +59,9 @@ public class Deliveries {
     DeliveriesInFlight inFlight;
 
     @Inject
+    ServerCrashes crashes;
+
+    @Inject
     BrokerView broker;
 
     @Inject
@@ -103,6 +106,7 @@ public class Deliveries {
                 new DatabaseRetry(
                         settings.databaseAttempts(), new WhileTheServerHolds(ConsumerNames.beanName(bean), consumer)),
                 settings.parking(),
+                crashes.guard(),
                 steps::fire,
                 telemetry::counted,
                 clock);

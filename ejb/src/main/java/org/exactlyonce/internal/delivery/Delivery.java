@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.exactlyonce.ParkReason;
 import org.exactlyonce.ProtocolStep;
@@ -37,6 +38,7 @@ public final class Delivery {
     private final Transactions transactions;
     private final DatabaseRetry retry;
     private final ParkingRule parkingRule;
+    private final CrashGuard crashGuard;
     private final Consumer<ProtocolStep> steps;
     private final BiConsumer<String, Outcome> counted;
     private final Clock clock;
@@ -52,6 +54,7 @@ public final class Delivery {
             Transactions transactions,
             DatabaseRetry retry,
             ParkingRule parkingRule,
+            CrashGuard crashGuard,
             Consumer<ProtocolStep> steps,
             BiConsumer<String, Outcome> counted,
             Clock clock) {
@@ -59,6 +62,7 @@ public final class Delivery {
         this.transactions = transactions;
         this.retry = retry;
         this.parkingRule = parkingRule;
+        this.crashGuard = crashGuard;
         this.steps = steps;
         this.counted = counted;
         this.clock = clock;
@@ -81,8 +85,19 @@ public final class Delivery {
         Instant began = clock.instant();
         Outcome outcome;
         try {
-            outcome =
-                    retry.call(() -> attempt(row, check, processing)) ? Outcome.PROCESSED : recordedBefore(row, began);
+            int crashes = crashesBefore(row);
+            if (crashes > 0) {
+                crashGuard.acquireAlone(); // journaled once alone: the next crash counts against this message
+            }
+            try (CrashJournal.Entry journaled = crashGuard.journal(consumer, row.messageId())) {
+                outcome = retry.call(() -> attempt(row, check, processing, crashes))
+                        ? Outcome.PROCESSED
+                        : recordedBefore(row, began, crashes);
+            } finally {
+                if (crashes > 0) {
+                    crashGuard.release();
+                }
+            }
         } catch (TransientDatabaseFailure e) {
             throw handBack(
                     consumer + " handed message " + row.messageId()
@@ -93,6 +108,10 @@ public final class Delivery {
         } catch (InterruptedException e) { // the server stops while the delivery waits: never a reason to park
             Thread.currentThread().interrupt();
             throw handBack(consumer + " was interrupted waiting for the database with message " + row.messageId(), e);
+        } catch (CrashesTheServer e) {
+            keepOrHandBack(row.messageId(), row.message(), ParkReason.CRASHES_THE_SERVER, e.getMessage());
+            forgetCrashes(row);
+            outcome = Outcome.PARKED;
         } catch (Exception e) {
             outcome = parkOrHandBack(row, e);
         }
@@ -101,16 +120,76 @@ public final class Delivery {
     }
 
     /**
-     * Steps 2 to 5: begin, insert the ID, process, commit.
+     * The crashes of the server that interrupted the message's deliveries so far, read where the
+     * {@link CrashGuard} suspects some; the consumer's interrupted deliveries are counted first.
+     */
+    private int crashesBefore(IdRow row) throws Exception {
+        if (!crashGuard.isOn()) {
+            return 0;
+        }
+        crashGuard.countInterrupted(
+                consumer,
+                interrupted -> inTransaction(database -> {
+                    InterruptedRows.countCrash(database, consumer, interrupted, clock.instant());
+                    return null;
+                }));
+        return crashGuard.suspect(consumer, row)
+                ? outside(database -> InterruptedRows.crashes(database, consumer, row.messageId()))
+                : 0;
+    }
+
+    /**
+     * Whether a crash of the server interrupted an earlier delivery of any of the messages: a batch of
+     * them is then delivered one message at a time, each interrupted one alone.
+     */
+    public boolean anyInterruptedBefore(List<IdRow> rows) throws Exception {
+        for (IdRow row : rows) {
+            if (crashesBefore(row) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Journals a delivery that this class does not make, a batch's, while it runs (see {@link CrashGuard}). */
+    public CrashJournal.Entry journal(String messageId) {
+        return crashGuard.journal(consumer, messageId);
+    }
+
+    /** Forgets the crashes of a message now handled; a failure to forget costs a count too many, never a message. */
+    private void forgetCrashes(IdRow row) {
+        try {
+            inTransaction(database -> {
+                InterruptedRows.forget(database, consumer, row.messageId());
+                return null;
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.log(Level.WARNING, consumer + " could not forget the crashes of message " + row.messageId(), e);
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, consumer + " could not forget the crashes of message " + row.messageId(), e);
+        }
+    }
+
+    /**
+     * Steps 2 to 5: begin, insert the ID, process, commit. A message that crashed the server before
+     * has its crashes forgotten in the same transaction, or is parked once they reach the bound.
      *
      * @return true when processed; false when the ID was in the table, or the message parked
+     * @throws CrashesTheServer when the message's processing crashed the server as often as allowed
      */
-    private boolean attempt(IdRow row, Check check, Processing processing) throws Exception {
+    private boolean attempt(IdRow row, Check check, Processing processing, int crashes) throws Exception {
         check.before(row.message());
         try {
             transactions.inTransaction(database -> {
                 if (!idRows.insert(database, consumer, row, clock.instant())) {
                     throw Refused.INSTANCE; // the transaction can only roll back
+                }
+                if (crashes > 0 && crashes >= crashGuard.crashesBeforeParking()) {
+                    throw new CrashesTheServer(crashes, crashGuard.crashesBeforeParking());
+                }
+                if (crashes > 0) { // undone if it crashes the server once more
+                    InterruptedRows.forget(database, consumer, row.messageId());
                 }
                 step(Step.BEFORE_PROCESS, row.messageId(), row.message());
                 ProcessingError.carried(processing, row.message(), database);
@@ -128,7 +207,10 @@ public final class Delivery {
      * A message whose ID the insert found: parked by an earlier delivery (a crash lost the park's
      * acknowledgement), or a duplicate, dropped unless its payload differs from the one processed.
      */
-    private Outcome recordedBefore(IdRow row, Instant began) throws Exception {
+    private Outcome recordedBefore(IdRow row, Instant began, int crashes) throws Exception {
+        if (crashes > 0) {
+            forgetCrashes(row);
+        }
         if (parkedBefore(row.message())) {
             LOG.fine(() -> consumer + " acknowledges message " + row.messageId() + ", parked on an earlier delivery");
             return Outcome.PARKED;
@@ -268,6 +350,22 @@ public final class Delivery {
     @FunctionalInterface
     public interface Processing {
         void process(Message message, Connection database) throws Exception;
+    }
+
+    /** A message that crashed the server as often as allowed: thrown to roll back, and park it. */
+    private static final class CrashesTheServer extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        CrashesTheServer(int crashes, int bound) {
+            super(
+                    "the server crashed " + crashes + " times while it processed this message (an OutOfMemoryError,"
+                            + " a native crash, System.exit); parked after exactlyonce.crash-guard.crashes-before-parking="
+                            + bound + " so that it cannot crash the server again: find the cause in the server's"
+                            + " crash logs before a replay",
+                    null,
+                    false,
+                    false);
+        }
     }
 
     /** The ID's insert or the park's found a row there: thrown to roll the transaction back. */

@@ -5,6 +5,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -32,6 +33,24 @@ public class DeliverySettings {
     @ConfigProperty(name = "exactlyonce.outage.hold-delivery", defaultValue = "PT1M")
     Duration holdDelivery;
 
+    /**
+     * Crashes of the server during a message's processing after which the message is parked as {@code
+     * CRASHES_THE_SERVER}; 0 turns the crash guard off.
+     */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.crash-guard.crashes-before-parking", defaultValue = "3")
+    int crashesBeforeParking;
+
+    /** Where the crash journal is kept; by default WildFly's data directory, or an Open Liberty server's own. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.crash-guard.directory")
+    Optional<String> crashJournalDirectory;
+
+    /** Deliveries the crash journal holds at once: the server's delivery threads and its batches' messages. */
+    @Inject
+    @ConfigProperty(name = "exactlyonce.crash-guard.journal-slots", defaultValue = "1024")
+    int crashJournalSlots;
+
     public int parkAfterDeliveries() {
         return parkAfterDeliveries;
     }
@@ -42,6 +61,18 @@ public class DeliverySettings {
 
     public Duration holdDelivery() {
         return holdDelivery;
+    }
+
+    public int crashesBeforeParking() {
+        return crashesBeforeParking;
+    }
+
+    public Optional<String> crashJournalDirectory() {
+        return crashJournalDirectory;
+    }
+
+    public int crashJournalSlots() {
+        return crashJournalSlots;
     }
 
     /** When a failed delivery parks its message. */
@@ -61,6 +92,13 @@ public class DeliverySettings {
         }
         if (holdDelivery.isNegative()) {
             problems.add("exactlyonce.outage.hold-delivery must not be negative, is " + holdDelivery);
+        }
+        if (crashesBeforeParking < 0) {
+            problems.add("exactlyonce.crash-guard.crashes-before-parking must be 0 (off) or more, is "
+                    + crashesBeforeParking);
+        }
+        if (crashJournalSlots < 1 || crashJournalSlots > 1_000_000) {
+            problems.add("exactlyonce.crash-guard.journal-slots must be from 1 to 1000000, is " + crashJournalSlots);
         }
         return problems;
     }

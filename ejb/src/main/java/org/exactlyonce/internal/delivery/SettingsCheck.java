@@ -26,6 +26,9 @@ public class SettingsCheck {
     @Inject
     MessageIds messageIds;
 
+    @Inject
+    ServerCrashes crashes;
+
     @EJB
     DatabaseOutage outage;
 
@@ -42,6 +45,9 @@ public class SettingsCheck {
         problems.addAll(outage.problems());
         problems.addAll(broker.problems());
         problems.addAll(connections.problems());
+        if (problems.isEmpty()) { // opened with settings known to be usable
+            problems.addAll(crashes.problems());
+        }
         if (!problems.isEmpty()) {
             throw new IllegalStateException("exactly-once consumers cannot start: " + String.join("; ", problems));
         }

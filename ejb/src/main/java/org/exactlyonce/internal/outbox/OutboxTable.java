@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +19,7 @@ import javax.sql.DataSource;
 import org.exactlyonce.internal.message.BodyType;
 import org.exactlyonce.internal.message.MessageCopies.Copy;
 import org.exactlyonce.internal.processed.SqlStates;
+import org.exactlyonce.internal.processed.StoredTimes;
 
 /**
  * The outbox's two tables, by plain JDBC on the default data source: the messages waiting to be sent
@@ -73,7 +73,7 @@ public class OutboxTable {
             insert.setString(6, copy.preview());
             insert.setBytes(7, copy.headers().getBytes(StandardCharsets.UTF_8));
             insert.setBytes(8, copy.properties().getBytes(StandardCharsets.UTF_8));
-            insert.setTimestamp(9, utc(writtenAt));
+            insert.setTimestamp(9, StoredTimes.utc(writtenAt));
             insert.executeUpdate();
         }
     }
@@ -135,7 +135,7 @@ public class OutboxTable {
                 PreparedStatement update = connection.prepareStatement(FAILED)) {
             update.setString(
                     1, reason.length() > MAX_FAILURE_LENGTH ? reason.substring(0, MAX_FAILURE_LENGTH) : reason);
-            update.setTimestamp(2, utc(at));
+            update.setTimestamp(2, StoredTimes.utc(at));
             update.setLong(3, id);
             update.executeUpdate();
         }
@@ -151,10 +151,10 @@ public class OutboxTable {
         try (Connection connection = database.getConnection()) {
             try (PreparedStatement renew = connection.prepareStatement(RENEW)) {
                 renew.setString(1, holder);
-                renew.setTimestamp(2, utc(until));
+                renew.setTimestamp(2, StoredTimes.utc(until));
                 renew.setString(3, target.key());
                 renew.setString(4, holder);
-                renew.setTimestamp(5, utc(now));
+                renew.setTimestamp(5, StoredTimes.utc(now));
                 if (renew.executeUpdate() == 1) {
                     return true;
                 }
@@ -162,7 +162,7 @@ public class OutboxTable {
             try (PreparedStatement lease = connection.prepareStatement(LEASE)) {
                 lease.setString(1, target.key());
                 lease.setString(2, holder);
-                lease.setTimestamp(3, utc(until));
+                lease.setTimestamp(3, StoredTimes.utc(until));
                 lease.executeUpdate();
                 return true;
             } catch (SQLException e) {
@@ -195,7 +195,7 @@ public class OutboxTable {
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) { // one row per destination: the totals add up from them
                 backlog.put(targetAt(rows, 1).toString(), rows.getLong(3));
-                Instant written = instant(rows.getTimestamp(4));
+                Instant written = StoredTimes.instant(rows.getTimestamp(4));
                 oldest = oldest == null || written.isBefore(oldest) ? written : oldest;
                 failing += rows.getLong(5);
             }
@@ -216,10 +216,10 @@ public class OutboxTable {
                             rows.getString(1),
                             targetAt(rows, 2).toString(),
                             rows.getString(4),
-                            instant(rows.getTimestamp(5)),
+                            StoredTimes.instant(rows.getTimestamp(5)),
                             rows.getInt(6),
                             rows.getString(7),
-                            instant(rows.getTimestamp(8))));
+                            StoredTimes.instant(rows.getTimestamp(8))));
                 }
             }
         }
@@ -238,14 +238,5 @@ public class OutboxTable {
     /** The destination in the row's columns {@code first} (its kind) and {@code first + 1} (its name). */
     private static Target targetAt(ResultSet rows, int first) throws SQLException {
         return new Target(Target.Kind.valueOf(rows.getString(first)), rows.getString(first + 1));
-    }
-
-    private static Instant instant(Timestamp utc) {
-        return utc == null ? null : utc.toLocalDateTime().toInstant(ZoneOffset.UTC);
-    }
-
-    /** In UTC, like every time the engine stores. */
-    private static Timestamp utc(Instant instant) {
-        return Timestamp.valueOf(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
     }
 }

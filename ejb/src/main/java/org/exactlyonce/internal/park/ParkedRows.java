@@ -7,11 +7,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -20,6 +17,7 @@ import java.util.Set;
 import org.exactlyonce.ParkReason;
 import org.exactlyonce.internal.processed.SqlStates;
 import org.exactlyonce.internal.processed.StoredIds;
+import org.exactlyonce.internal.processed.StoredTimes;
 
 /**
  * Parks messages in plain JDBC, on the caller's connection and in its transaction: the one way every
@@ -75,9 +73,9 @@ public final class ParkedRows {
             if (parked.sentAt() == null) {
                 insert.setNull(13, Types.TIMESTAMP);
             } else {
-                insert.setTimestamp(13, utc(parked.sentAt()));
+                insert.setTimestamp(13, StoredTimes.utc(parked.sentAt()));
             }
-            insert.setTimestamp(14, utc(parked.parkedAt()));
+            insert.setTimestamp(14, StoredTimes.utc(parked.parkedAt()));
             insert.executeUpdate();
         } catch (SQLException e) {
             if (SqlStates.isUniqueViolation(e)) {
@@ -131,9 +129,5 @@ public final class ParkedRows {
             }
         }
         return parked;
-    }
-
-    private static Timestamp utc(Instant at) {
-        return Timestamp.valueOf(LocalDateTime.ofInstant(at, ZoneOffset.UTC));
     }
 }

@@ -70,7 +70,7 @@ public class IdTableCheck {
     void checkAtStart() {
         try {
             ensureExact();
-        } catch (InexactIdTable e) {
+        } catch (UnusableSchema e) {
             throw e;
         } catch (Exception e) {
             LOG.warning(() -> "exactly-once could not check how the processed-ID table compares IDs;"
@@ -81,7 +81,7 @@ public class IdTableCheck {
     /**
      * Returns once the table is known to compare IDs exactly.
      *
-     * @throws InexactIdTable when it does not
+     * @throws UnusableSchema when it does not
      * @throws Exception when the database cannot be asked
      */
     public void ensureExact() throws Exception {
@@ -90,6 +90,7 @@ public class IdTableCheck {
                 if (!exact) {
                     processedMessages.ping(); // a generated schema is created by the persistence unit's first use
                     probe();
+                    requireCrashTable();
                     exact = true;
                     LOG.info("exactly-once: the processed-ID table compares message IDs exactly");
                     warnOfEarlierSchema();
@@ -111,6 +112,25 @@ public class IdTableCheck {
             }
         } finally {
             transaction.rollback();
+        }
+    }
+
+    /**
+     * Refuses a schema that an earlier release's {@code src/ddl} created, without the table where the
+     * crash guard counts the crashes a message caused: every delivery it suspects would fail.
+     */
+    private void requireCrashTable() throws SQLException {
+        try (Connection connection = database.getConnection();
+                PreparedStatement select =
+                        connection.prepareStatement("SELECT CRASHES FROM EO_INTERRUPTED_DELIVERY WHERE CONSUMER = ?")) {
+            select.setString(1, PROBE_CONSUMER);
+            select.executeQuery().close();
+        } catch (SQLException e) {
+            if (e.getSQLState() != null && e.getSQLState().startsWith("42")) { // no such table, or no such column
+                throw new UnusableSchema("the table EO_INTERRUPTED_DELIVERY is missing or incomplete (" + e.getMessage()
+                        + "): create it as src/ddl has it, for the database in use");
+            }
+            throw e;
         }
     }
 
@@ -188,19 +208,23 @@ public class IdTableCheck {
             insert.executeUpdate();
         } catch (SQLException e) {
             if (SqlStates.isUniqueViolation(e)) {
-                throw new InexactIdTable(distinct);
+                throw UnusableSchema.inexact(distinct);
             }
             throw e;
         }
     }
 
     /** The table's collation folds distinct IDs into one key. */
-    static final class InexactIdTable extends IllegalStateException {
+    static final class UnusableSchema extends IllegalStateException {
 
         private static final long serialVersionUID = 1L;
 
-        InexactIdTable(List<String> distinct) {
-            super("exactly-once cannot start: EO_PROCESSED_MESSAGE takes the distinct message IDs " + distinct
+        UnusableSchema(String why) {
+            super("exactly-once cannot start: " + why);
+        }
+
+        static UnusableSchema inexact(List<String> distinct) {
+            return new UnusableSchema("EO_PROCESSED_MESSAGE takes the distinct message IDs " + distinct
                     + " for one key, so the second message would be dropped as a duplicate. Its CONSUMER and"
                     + " MESSAGE_ID columns need a binary collation that keeps case, accents and trailing blanks"
                     + " apart: create the tables with src/ddl (MariaDB: utf8mb4_nopad_bin, PostgreSQL:"

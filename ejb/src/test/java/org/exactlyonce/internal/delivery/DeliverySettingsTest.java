@@ -33,6 +33,19 @@ class DeliverySettingsTest {
     }
 
     @Test
+    void aNegativeCrashBoundAndAJournalWithoutSlotsAreRefused() {
+        DeliverySettings settings = settings(5, Duration.ofMinutes(1));
+        settings.crashesBeforeParking = -1;
+        settings.crashJournalSlots = 0;
+
+        assertEquals(
+                List.of(
+                        "exactlyonce.crash-guard.crashes-before-parking must be 0 (off) or more, is -1",
+                        "exactlyonce.crash-guard.journal-slots must be from 1 to 1000000, is 0"),
+                settings.problems());
+    }
+
+    @Test
     void aNegativeHoldIsRefused() {
         assertTrue(settings(5, Duration.ofSeconds(-1)).problems().get(0).contains("exactlyonce.outage.hold-delivery"));
     }
@@ -110,6 +123,9 @@ class DeliverySettingsTest {
         settings.parkAfterDeliveries = parkAfterDeliveries;
         settings.holdDelivery = holdDelivery;
         settings.databaseAttempts = 4;
+        settings.crashesBeforeParking = 3;
+        settings.crashJournalDirectory = Optional.empty();
+        settings.crashJournalSlots = 1024;
         return settings;
     }
 }

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,6 +18,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.derby.jdbc.EmbeddedDataSource;
@@ -31,6 +35,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The protocol for one message, written once, over JDBC transactions on a Derby database with the
@@ -50,6 +55,7 @@ class DeliveryTest {
 
     private EmbeddedDataSource database;
     private JMSContext jms;
+    private CrashGuard crashGuard = CrashGuard.OFF;
 
     @BeforeEach
     void createTables() throws Exception {
@@ -230,12 +236,56 @@ class DeliveryTest {
         assertEquals(0, effectsOf("order-12"));
     }
 
+    /**
+     * Each run of the "server" opens the crash journal as a start does; a crash is the journal's file as
+     * it was while the killer's processing ran (the process dies with its slots written), taken back
+     * before the next start. The killer's processing never ends by itself.
+     */
+    @Test
+    void aMessageThatCrashesTheServerIsParkedOnceItsCrashesReachTheBound(@TempDir Path directory) throws Exception {
+        Path journal = directory.resolve("crash-journal");
+        Path atTheCrash = directory.resolve("at-the-crash");
+        IdRow killer = row("order-20", "credit");
+        IdRow beside = row("order-21", "credit");
+        AtomicInteger crashes = new AtomicInteger();
+        Delivery.Processing crashing = (message, connection) -> {
+            Files.copy(journal, atTheCrash, StandardCopyOption.REPLACE_EXISTING);
+            crashes.incrementAndGet();
+            throw new IllegalStateException("the JVM halts here");
+        };
+
+        crashGuard = CrashGuard.on(CrashJournal.open(journal, 8), 3);
+        crashGuard.journal(CONSUMER, beside.messageId()); // in flight beside the killer at the first crash
+        assertThrows(HandBack.class, () -> delivery(5).deliver(killer, Delivery.Check.NONE, crashing));
+        for (int restart = 1; restart <= 3; restart++) {
+            Files.copy(atTheCrash, journal, StandardCopyOption.REPLACE_EXISTING);
+            CrashJournal opened = CrashJournal.open(journal, 8);
+            crashGuard = CrashGuard.on(opened, 3);
+            if (restart == 1) {
+                assertEquals(Set.of("order-20", "order-21"), opened.interruptedDeliveries(CONSUMER));
+                assertEquals(Outcome.PROCESSED, delivery(5).deliver(beside, Delivery.Check.NONE, this::book));
+            }
+            if (restart < 3) {
+                assertThrows(HandBack.class, () -> delivery(5).deliver(killer, Delivery.Check.NONE, crashing));
+            }
+        }
+
+        assertEquals(Outcome.PARKED, delivery(5).deliver(killer, Delivery.Check.NONE, crashing));
+        assertEquals(3, crashes.get(), "parked at its fourth delivery, without processing it");
+        assertEquals(List.of(ParkReason.CRASHES_THE_SERVER.name()), parkedReasons());
+        assertEquals(1, effectsOf("order-21"), "what ran beside it once is processed");
+        assertEquals(0, count("SELECT COUNT(*) FROM EO_INTERRUPTED_DELIVERY"), "every count forgotten once handled");
+        assertEquals(Outcome.PARKED, delivery(5).deliver(killer, Delivery.Check.NONE, crashing), "a redelivery");
+        assertEquals(3, crashes.get());
+    }
+
     private Delivery delivery(int parkAfterDeliveries) {
         return new Delivery(
                 CONSUMER,
                 new JdbcTransactions(database),
                 new DatabaseRetry(4, hold),
                 new ParkingRule(parkAfterDeliveries),
+                crashGuard,
                 step -> steps.add(step.step()),
                 (consumer, outcome) -> outcomes.add(outcome),
                 Clock.systemUTC());

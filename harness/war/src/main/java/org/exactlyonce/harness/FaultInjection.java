@@ -134,8 +134,8 @@ public class FaultInjection {
 
     /**
      * Halts the JVM, as {@code kill -9} would, when the step is armed, or when it is the one a message's
-     * credit names, the first time that message reaches it and after the pause it asks for (during
-     * which the delivery is in flight).
+     * credit names, the first time that message reaches it (or every time, where it asks so) and after
+     * the pause it asks for (during which the delivery is in flight).
      *
      * @param credit the delivered message's credit; empty for the purge's and the outbox's steps
      */
@@ -150,7 +150,9 @@ public class FaultInjection {
             throw new IllegalStateException("fault injection: purge deletions are held on this server");
         }
         Optional<TestCredit.Faults> faults = credit.map(TestCredit::faults);
-        if (faults.isPresent() && step.name().equals(faults.get().crashAt()) && firstCrash(consumer, messageId, step)) {
+        if (faults.isPresent()
+                && step.name().equals(faults.get().crashAt())
+                && (faults.get().crashEveryDelivery() || firstCrash(consumer, messageId, step))) {
             Thread.sleep(faults.get().pauseMillis());
             halt(step, consumer + " message " + messageId);
         }

@@ -6,8 +6,10 @@ import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -21,12 +23,15 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import javax.management.JMException;
 import javax.sql.DataSource;
 import org.exactlyonce.ProtocolStep.Step;
+import org.exactlyonce.internal.broker.MessageEndpoints;
 
 /**
  * Faults on demand, on a server with fault injection enabled: a crash at a protocol step, a consumer
- * name taken by another queue; and what a crash must leave whole in the engine's tables.
+ * name taken by another queue, a consumer paused; and what a crash must leave whole in the engine's
+ * tables.
  */
 @Path("/faults")
 @Consumes(MediaType.APPLICATION_JSON)
@@ -37,6 +42,9 @@ public class FaultsResource {
 
     @Resource(lookup = "java:comp/DefaultDataSource")
     DataSource database;
+
+    @Inject
+    MessageEndpoints endpoints;
 
     /** {@code {"step":"AFTER_COMMIT"}}: the next delivery or purge that reaches the step halts the server. */
     @POST
@@ -126,6 +134,33 @@ public class FaultsResource {
             delete.executeUpdate();
         }
         return Response.noContent().build();
+    }
+
+    /**
+     * Pauses a message-driven bean's deliveries, as an operator does for maintenance: its messages
+     * wait on the broker until it is resumed.
+     */
+    @POST
+    @Path("/paused-consumers/{bean}")
+    public Response pauseConsumer(@PathParam("bean") String bean) throws JMException {
+        faults.refuseUnlessEnabled();
+        endpoints.pause(endpointOf(bean));
+        return Response.noContent().build();
+    }
+
+    /** Lets a paused message-driven bean take messages again. */
+    @DELETE
+    @Path("/paused-consumers/{bean}")
+    public Response resumeConsumer(@PathParam("bean") String bean) throws JMException {
+        faults.refuseUnlessEnabled();
+        endpoints.resume(endpointOf(bean));
+        return Response.noContent().build();
+    }
+
+    private String endpointOf(String bean) {
+        return endpoints
+                .endpointOf(bean)
+                .orElseThrow(() -> new NotFoundException("this server has no endpoint of a bean named " + bean));
     }
 
     /** Where to crash. */

@@ -43,12 +43,15 @@ public record TestCredit(String messageId, String account, long amount, Faults f
      * Faults a test server can inject (see {@link FaultInjection}).
      *
      * @param failDeliveries how many deliveries fail before one succeeds
-     * @param crashAt the protocol step at which the server halts, once per message
+     * @param crashAt the protocol step at which the server halts, once per message unless {@code
+     *     crashEveryDelivery}
      * @param pauseMillis how long the delivery waits at that step before the halt
      * @param processMillis how long each delivery takes, to slow a stream down
      * @param failUntilEpochMilli every delivery fails until this time (a transient outage of a dependency)
      * @param deadlocks how many attempts fail as a database deadlock would (SQLState 40001), counted
      *     across deliveries by this server
+     * @param crashEveryDelivery whether the server halts at {@code crashAt} on every delivery of the
+     *     message, as one whose processing exhausts the memory would
      */
     public record Faults(
             int failDeliveries,
@@ -56,5 +59,6 @@ public record TestCredit(String messageId, String account, long amount, Faults f
             long pauseMillis,
             long processMillis,
             long failUntilEpochMilli,
-            int deadlocks) {}
+            int deadlocks,
+            boolean crashEveryDelivery) {}
 }

@@ -182,6 +182,7 @@ class DeliveryInContainerIT {
                     }
                 }),
                 new ParkingRule(5),
+                CrashGuard.OFF,
                 step -> {},
                 (name, outcome) -> outcomes.add(outcome),
                 Clock.systemUTC());
