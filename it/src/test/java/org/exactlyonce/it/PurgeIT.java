@@ -21,6 +21,10 @@ import org.junit.jupiter.api.Test;
 class PurgeIT {
 
     private static final Duration PURGE_INTERVAL = Duration.ofSeconds(2);
+
+    /** The longest dedup window of the phases ({@code -Dexactlyonce.purge.dedup-window}): zero or five seconds. */
+    private static final Duration DEDUP_WINDOW = Duration.ofSeconds(5);
+
     private static final int BATCH_SIZE = 100;
 
     private final LedgerClient ledger = new LedgerClient();
@@ -106,6 +110,46 @@ class PurgeIT {
         assertEquals(409, ledger.changeParked("POST", parked + "/replay", "admin"));
         Await.settle();
         assertEquals(5, ledger.balance(account));
+    }
+
+    /**
+     * A producer's re-send that waits on a paused queue past the dedup window, sent after the purge
+     * confirmed the ID of the message it repeats (before that, the look finds the re-send and keeps the
+     * ID unconfirmed): the ID expires meanwhile, but the purge finds the re-send on the queue and keeps
+     * it, so that the re-send is dropped once the consumer resumes. The purge's deletions are held until
+     * the re-send is on the queue: with a window of zero the ID would otherwise go first, which is the
+     * window's meaning.
+     */
+    @Test
+    void aResendWaitingPastTheDedupWindowKeepsItsIdAndIsDropped() {
+        String id = newId();
+        ledger.holdPurgeDeletions(true);
+        try {
+            ledger.sendCredit(id, account, 7);
+            Await.untilEquals("the credit is booked", 7L, Duration.ofSeconds(30), () -> ledger.balance(account));
+            Await.until(
+                    "the purge confirms its ID",
+                    Duration.ofSeconds(30),
+                    () -> ledger.processed(id).orElseThrow().getString("state").equals("ACKNOWLEDGED"));
+            ledger.pauseConsumer("LedgerConsumer", true);
+            ledger.sendCredit(id, account, 7); // the producer's re-send, held on the queue
+        } finally {
+            ledger.holdPurgeDeletions(false);
+        }
+        long duplicatesBefore = ledger.duplicates();
+        try {
+            Await.pause(DEDUP_WINDOW.plus(PURGE_INTERVAL.multipliedBy(3))); // past the window, and runs after it
+
+            assertTrue(ledger.processed(id).isPresent(), "kept while a message carrying it waits");
+        } finally {
+            ledger.pauseConsumer("LedgerConsumer", false);
+        }
+        Await.until("the re-send is dropped", Duration.ofSeconds(60), () -> ledger.duplicates() > duplicatesBefore);
+        assertEquals(7, ledger.balance(account));
+        Await.until(
+                "the ID goes once the re-send is gone",
+                Duration.ofSeconds(30),
+                () -> ledger.processed(id).isEmpty());
     }
 
     @Test

@@ -23,6 +23,14 @@ public interface BrokerView {
         public boolean isAmong(Set<String> jmsMessageIds) {
             return jmsMessageId == null ? !jmsMessageIds.isEmpty() : jmsMessageIds.contains(jmsMessageId);
         }
+
+        /**
+         * A message sought by its application ID alone: a producer's re-send of an ID whose own message is
+         * gone. The JMS message ID it is given is one no message has ({@code ID:} starts every other).
+         */
+        public static Candidate byApplicationId(String messageId) {
+            return new Candidate(messageId, "");
+        }
     }
 
     /**

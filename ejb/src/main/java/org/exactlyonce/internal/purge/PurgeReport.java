@@ -17,6 +17,8 @@ import org.exactlyonce.internal.processed.IdTableCounts;
  * @param confirmedByAge IDs no broker view could be asked about, taken as acknowledged because they
  *     are older than {@code exactlyonce.purge.confirm-by-age}; zero unless that is configured
  * @param keptPending IDs kept unconfirmed because their messages are still on the broker
+ * @param keptResent acknowledged IDs past the dedup window kept because a message carrying the same ID
+ *     (a producer's re-send) still waits on the broker
  * @param deleted acknowledged IDs deleted after the dedup window
  * @param failedBatches batches rolled back (a lock conflict with another server's purge, an outage), retried next run
  * @param unconfirmable consumers some of whose IDs this server could not confirm this run, with the reasons
@@ -30,6 +32,7 @@ public record PurgeReport(
         int confirmed,
         int confirmedByAge,
         int keptPending,
+        int keptResent,
         int deleted,
         int failedBatches,
         Map<String, List<String>> unconfirmable,
@@ -43,7 +46,8 @@ public record PurgeReport(
     /** The run's one log line. */
     public String summary() {
         return "purge: confirmed=" + confirmed + (confirmedByAge == 0 ? "" : " confirmed-by-age=" + confirmedByAge)
-                + " kept-pending=" + keptPending + " deleted=" + deleted + " took="
+                + " kept-pending=" + keptPending + (keptResent == 0 ? "" : " kept-resent=" + keptResent)
+                + " deleted=" + deleted + " took="
                 + took.toMillis() + "ms longest-lock-hold=" + longestLockHold.toMillis() + "ms"
                 + (unconfirmable.isEmpty() ? "" : " unconfirmable=" + unconfirmable);
     }

@@ -83,6 +83,7 @@ final class PurgeRun {
     private int confirmed;
     private int confirmedByAge;
     private int keptPending;
+    private int keptResent;
     private int deleted;
     private int failedBatches;
     private Duration longestLockHold = Duration.ZERO;
@@ -106,11 +107,14 @@ final class PurgeRun {
      */
     PurgeReport over(Collection<String> consumers, Function<String, Optional<Source>> sourceOf) {
         for (String consumer : consumers) {
-            List<String> reasons = confirm(consumer, sourceOf.apply(consumer));
+            Optional<Source> source = sourceOf.apply(consumer);
+            List<String> reasons = new ArrayList<>(confirm(consumer, source));
+            deleteExpired(consumer, source)
+                    .filter(kept -> source.isPresent()) // else the confirmation said why already
+                    .ifPresent(reasons::add);
             if (!reasons.isEmpty()) {
                 unconfirmable.put(consumer, reasons);
             }
-            deleteExpired(consumer);
             count(consumer);
         }
         return new PurgeReport(
@@ -120,6 +124,7 @@ final class PurgeRun {
                 confirmed,
                 confirmedByAge,
                 keptPending,
+                keptResent,
                 deleted,
                 failedBatches,
                 unconfirmable,
@@ -197,15 +202,14 @@ final class PurgeRun {
                     break;
                 }
                 // the candidates were committed before the broker is asked: what it no longer has was acknowledged
-                Set<String> pending = source.isTopic()
-                        ? broker.stillOnTopic(source.name(), candidates)
-                        : broker.stillOnQueue(source.name(), candidates);
+                Instant looked = clock.instant(); // the window counts from the look, however long the run
+                Set<String> pending = onBroker(source, candidates);
                 stepped();
                 List<String> gone = candidates.stream()
                         .map(Candidate::messageId)
                         .filter(id -> !pending.contains(id))
                         .toList();
-                markAcknowledged(consumer, gone);
+                markAcknowledged(consumer, gone, looked);
                 keptPending += pending.size();
                 after = candidates.get(candidates.size() - 1).messageId();
             } while (candidates.size() == settings.batchSize() * PAGES_PER_LOOK);
@@ -236,39 +240,115 @@ final class PurgeRun {
         return candidates;
     }
 
-    private void markAcknowledged(String consumer, List<String> gone) {
+    private Set<String> onBroker(Source source, Collection<Candidate> candidates) throws BrokerCannotTell {
+        return source.isTopic()
+                ? broker.stillOnTopic(source.name(), candidates)
+                : broker.stillOnQueue(source.name(), candidates);
+    }
+
+    private void markAcknowledged(String consumer, List<String> gone, Instant looked) {
         for (int from = 0; from < gone.size(); from += settings.batchSize()) {
             confirmed += ids.markAcknowledged(
-                    consumer, gone.subList(from, Math.min(gone.size(), from + settings.batchSize())), start);
+                    consumer, gone.subList(from, Math.min(gone.size(), from + settings.batchSize())), looked);
             stepped();
         }
     }
 
-    private void deleteExpired(String consumer) {
+    /**
+     * Deletes the consumer's IDs acknowledged longer ago than the dedup window, but for those that a
+     * message waiting on the broker still carries: a producer's re-send held on a paused queue past the
+     * window would be booked twice. One look at the broker serves {@link #PAGES_PER_LOOK} pages. Without
+     * a look (no delivery has named the consumer's destination yet, the broker cannot tell) the IDs wait
+     * for the next run; only where the view can never tell and {@code confirm-by-age} accepts an ID's age
+     * instead of the broker's word are they deleted by their age alone.
+     *
+     * @return why expired IDs were kept for a later run; empty when none was kept for want of a look
+     */
+    private Optional<String> deleteExpired(String consumer, Optional<Source> source) {
         Instant cutoff = start.minus(settings.dedupWindow());
         try {
-            List<Acknowledged> batch;
+            List<Acknowledged> expired;
             Optional<Acknowledged> after = Optional.empty();
             do {
-                batch = ids.acknowledgedUntil(consumer, cutoff, after, settings.batchSize());
-                stepped();
-                if (batch.isEmpty()) {
+                expired = expired(consumer, cutoff, after);
+                if (expired.isEmpty()) {
                     break;
                 }
-                List<String> batchIds =
-                        batch.stream().map(Acknowledged::messageId).toList();
-                // the batch's whole transaction: at most how long it held deliveries, which it holds only
-                // while it deletes (taking that lock waits at most for a delivery's registration)
-                Instant began = clock.instant();
-                deleted += ids.deleteAcknowledged(consumer, batchIds, cutoff);
-                lockHeld(Duration.between(began, clock.instant()));
-                stepped();
-                after = Optional.of(batch.get(batch.size() - 1));
-            } while (batch.size() == settings.batchSize());
+                Set<String> resent = resent(source, expired);
+                keptResent += resent.size();
+                List<String> deletable = expired.stream()
+                        .map(Acknowledged::messageId)
+                        .filter(id -> !resent.contains(id))
+                        .toList();
+                for (int from = 0; from < deletable.size(); from += settings.batchSize()) {
+                    // the batch's whole transaction: at most how long it held deliveries, which it holds
+                    // only while it deletes (taking that lock waits at most for a delivery's registration)
+                    Instant began = clock.instant();
+                    deleted += ids.deleteAcknowledged(
+                            consumer,
+                            deletable.subList(from, Math.min(deletable.size(), from + settings.batchSize())),
+                            cutoff);
+                    lockHeld(Duration.between(began, clock.instant()));
+                    stepped();
+                }
+                after = Optional.of(expired.get(expired.size() - 1));
+            } while (expired.size() == settings.batchSize() * PAGES_PER_LOOK);
+            return Optional.empty();
+        } catch (NoLook e) {
+            return Optional.of("its IDs past the dedup window are kept until the broker can be looked at for"
+                    + " re-sends that carry them: " + e.getMessage());
         } catch (RuntimeException e) {
             // a concurrent purge on another server may hold the same rows: they go next run
             failedBatches++;
             LOG.warning(() -> "purge of " + consumer + "'s acknowledged IDs stopped, will retry next run: " + e);
+            return Optional.empty();
+        }
+    }
+
+    /** Up to {@link #PAGES_PER_LOOK} pages of the consumer's IDs acknowledged at or before the cutoff. */
+    private List<Acknowledged> expired(String consumer, Instant cutoff, Optional<Acknowledged> after) {
+        List<Acknowledged> expired = new ArrayList<>();
+        List<Acknowledged> page;
+        do {
+            page = ids.acknowledgedUntil(consumer, cutoff, after, settings.batchSize());
+            stepped();
+            expired.addAll(page);
+            after = page.isEmpty() ? after : Optional.of(page.get(page.size() - 1));
+        } while (page.size() == settings.batchSize() && expired.size() < settings.batchSize() * PAGES_PER_LOOK);
+        return expired;
+    }
+
+    /**
+     * The expired IDs that messages on the broker carry: re-sends, matched by the application's ID
+     * alone (the message each ID came with is confirmed gone).
+     *
+     * @throws NoLook when there can be no look, and the IDs must wait
+     */
+    private Set<String> resent(Optional<Source> source, List<Acknowledged> expired) throws NoLook {
+        if (source.isEmpty()) {
+            throw new NoLook("no delivery has recorded the destination it reads yet");
+        }
+        List<Candidate> carriers = expired.stream()
+                .map(id -> Candidate.byApplicationId(id.messageId()))
+                .toList();
+        try {
+            Set<String> resent = onBroker(source.get(), carriers);
+            stepped();
+            return resent;
+        } catch (BrokerCannotTell e) {
+            if (settings.confirmByAge().isPresent() && e.allowsConfirmationByAge()) {
+                return Set.of(); // the window by age alone, as configured for a broker the view cannot see
+            }
+            throw new NoLook(String.valueOf(e.getMessage()));
+        }
+    }
+
+    /** The broker cannot be looked at for re-sends: expired IDs wait for a later run. */
+    private static final class NoLook extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NoLook(String reason) {
+            super(reason, null, false, false);
         }
     }
 

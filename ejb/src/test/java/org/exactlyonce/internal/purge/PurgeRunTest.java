@@ -229,7 +229,7 @@ class PurgeRunTest {
     }
 
     @Test
-    void aConsumerBeforeItsFirstDeliveryIsReportedAndStillPurgedOfExpiredIds() {
+    void aConsumerBeforeItsFirstDeliveryKeepsItsExpiredIdsUntilALook() {
         table.acknowledged("expired", NOW.minus(Duration.ofHours(2)));
 
         PurgeReport report =
@@ -237,7 +237,59 @@ class PurgeRunTest {
 
         assertEquals(
                 List.of("no delivery has recorded the destination it reads yet"), report.unconfirmableOf(CONSUMER));
-        assertEquals(1, report.deleted());
+        assertEquals(0, report.deleted(), "a re-send may wait on a queue that is paused: no look, no deletion");
+        assertEquals(Set.of("expired"), table.rows.keySet());
+    }
+
+    /**
+     * A producer's re-send held on a paused queue past the dedup window: its ID's own message is
+     * confirmed gone, but the look finds a message carrying the ID, by the application's ID alone.
+     */
+    @Test
+    void anExpiredIdThatAWaitingResendCarriesIsKeptUntilTheResendIsGone() {
+        table.acknowledged("resent", NOW.minus(Duration.ofHours(2)));
+        table.acknowledged("plain", NOW.minus(Duration.ofHours(2)));
+        broker.holds("resent");
+
+        PurgeReport kept = run();
+
+        assertEquals(1, kept.deleted());
+        assertEquals(1, kept.keptResent());
+        assertEquals(Set.of("resent"), table.rows.keySet());
+        assertEquals(
+                List.of(new BrokerView.Candidate("plain", ""), new BrokerView.Candidate("resent", "")),
+                broker.looks.get(0),
+                "sought by the application's ID alone");
+        assertTrue(kept.summary().contains("kept-resent=1"), kept.summary());
+
+        broker.held.clear(); // the re-send is delivered, and dropped as a duplicate
+        assertEquals(1, run().deleted());
+        assertEquals(Set.of(), table.rows.keySet());
+    }
+
+    @Test
+    void whenTheBrokerCannotTellExpiredIdsWaitUnlessConfirmedByAge() {
+        table.acknowledged("expired", NOW.minus(Duration.ofHours(2)));
+        broker.cannotTell = new BrokerCannotTell("the management queue does not answer");
+
+        PurgeReport report = run();
+
+        assertEquals(0, report.deleted());
+        assertTrue(report.unconfirmableOf(CONSUMER).get(0).contains("kept until the broker can be looked at"));
+
+        settings.confirmByAge = Optional.of(Duration.ofDays(1));
+        assertEquals(1, run().deleted(), "by age alone, as configured for a broker no view can see");
+    }
+
+    @Test
+    void confirmationsAreStampedWithTheTimeOfTheirLookNotTheRunsStart() {
+        IntStream.range(0, 150).forEach(i -> table.processed(id(i), "broker-a", NOW.minusSeconds(60)));
+        broker.lookTakes = Duration.ofMinutes(10);
+
+        run();
+
+        assertEquals(NOW, table.row(id(0)).acknowledgedAt);
+        assertEquals(NOW.plus(Duration.ofMinutes(10)), table.row(id(149)).acknowledgedAt, "the second look's");
     }
 
     @Test
@@ -415,13 +467,14 @@ class PurgeRunTest {
     }
 
     /** A broker holding some messages, by ID, which records every look. */
-    private static final class Broker implements BrokerView {
+    private final class Broker implements BrokerView {
 
         final String name;
         final Set<String> held = new HashSet<>();
         final List<List<Candidate>> looks = new ArrayList<>();
         final List<String> queuesAsked = new ArrayList<>();
         BrokerCannotTell cannotTell;
+        Duration lookTakes = Duration.ZERO;
 
         Broker(String name) {
             this.name = name;
@@ -458,6 +511,7 @@ class PurgeRunTest {
                 throw cannotTell;
             }
             looks.add(List.copyOf(candidates));
+            clock.advance(lookTakes);
             return candidates.stream()
                     .map(Candidate::messageId)
                     .filter(held::contains)
