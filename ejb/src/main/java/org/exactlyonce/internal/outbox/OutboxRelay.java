@@ -228,7 +228,8 @@ public class OutboxRelay {
     }
 
     /**
-     * Sends a destination's messages in order, a batch at a time, until none is left or a batch fails.
+     * Sends a destination's messages in order, a batch at a time, until none is left or a batch fails;
+     * each batch right after the lease is renewed, so that a relay that lost it sends nothing more.
      *
      * @return false when one failed
      */
@@ -239,6 +240,14 @@ public class OutboxRelay {
             if (rows.isEmpty()) {
                 return true;
             }
+            if (!table.lease(target, holder, clock.instant(), clock.instant().plus(lease))) {
+                // stalled past the lease (a pause of the JVM, a slow database) while another relay took
+                // the destination: it sends these rows, in order; sending them here too would repeat them
+                int unsent = rows.size();
+                LOG.warning(() -> "the outbox's relay lost its lease on " + target + " before it sent " + unsent
+                        + " messages, which the relay holding it sends instead");
+                return true;
+            }
             Optional<RefusedSend> refused = sendTogether(target, rows);
             if (refused.isPresent()) {
                 sendThoseBefore(refused.get().row(), target, rows);
@@ -246,8 +255,7 @@ public class OutboxRelay {
                 return false;
             }
             forget(target, rows);
-        } while (rows.size() == batchSize
-                && table.lease(target, holder, clock.instant(), clock.instant().plus(lease)));
+        } while (rows.size() == batchSize);
         return true;
     }
 
