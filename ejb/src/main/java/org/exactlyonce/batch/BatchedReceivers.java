@@ -132,7 +132,11 @@ public class BatchedReceivers {
                         transaction, lookUp("java:comp/DefaultManagedExecutorService", ExecutorService.class))
                 .build();
         ThreadFactory threads = lookUp("java:comp/DefaultManagedThreadFactory", ThreadFactory.class);
-        localConsumers.deployed(receiver.consumerName(), receiver.subscription(), receiver.previousConsumerNames());
+        localConsumers.deployed(
+                receiver.consumerName(),
+                "a batched receiver",
+                receiver.subscription(),
+                receiver.previousConsumerNames());
         Thread thread = threads.newThread(() -> runUntilClosed(receiver, FIRST_RESTART));
         thread.setName("exactly-once " + receiver.consumerName());
         running.add(receiver);

@@ -72,9 +72,14 @@ class CrashLoopIT {
         assertEquals(beside.size(), ledger.balance(account), "each booked once, the parked one never");
     }
 
+    /** Waits until the message is parked; fails at once when it crashes the server again. */
     private JsonObject awaitParked(String id) {
         JsonObject[] found = new JsonObject[1];
         Await.until("the message is parked", Duration.ofMinutes(1), () -> {
+            if (!ledger.answers()) {
+                throw new AssertionError("the server went down again after " + CRASHES_BEFORE_PARKING
+                        + " crashes and restarts, instead of parking the message");
+            }
             found[0] = ledger.parked().stream()
                     .filter(each -> id.equals(each.getString("messageId", null)))
                     .findFirst()

@@ -17,6 +17,8 @@ public final class DeclaredSubscription {
 
     static final String UNDECLARED = "subscription not declared on the bean";
 
+    static final String NON_DURABLE = "non-durable subscription";
+
     private DeclaredSubscription() {}
 
     /** How the bean subscribes, e.g. {@code durable subscription credit-events, client ID ledger-first}. */
@@ -27,7 +29,7 @@ public final class DeclaredSubscription {
         }
         boolean durable = "Durable".equalsIgnoreCase(config.get("subscriptionDurability"));
         if (!durable) {
-            return "non-durable subscription";
+            return NON_DURABLE;
         }
         return "durable subscription " + config.getOrDefault("subscriptionName", "(unnamed)")
                 + Optional.ofNullable(config.get("clientId"))

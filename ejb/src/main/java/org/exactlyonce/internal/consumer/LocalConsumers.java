@@ -31,6 +31,7 @@ public class LocalConsumers {
 
     private final Clock clock = Clock.systemUTC();
     private final Map<String, String> subscriptions = new ConcurrentHashMap<>();
+    private final Map<String, Subscriber> subscribers = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> previousNames = new ConcurrentHashMap<>();
     private final Set<String> foreignPreviousNamesReported = ConcurrentHashMap.newKeySet();
     private final Map<String, ConsumerDestination> verified = new ConcurrentHashMap<>();
@@ -38,9 +39,24 @@ public class LocalConsumers {
 
     /**
      * A consumer deployed here, how it subscribes when it reads a topic, and the names it had before,
-     * whose IDs it adopts.
+     * whose IDs it adopts. One name on two subscriptions of a topic is refused: each subscription
+     * receives every message, and under one name the second would drop as duplicates what the first
+     * processed. Two subscriptions here are told apart by what the beans and receivers declare (a
+     * subscription set only in the server's configuration is not seen), and two non-durable ones by
+     * the reader that declares them.
+     *
+     * @param reader the bean class or the batched receiver reading under the name
+     * @throws IllegalStateException when another reader here gave the name to another subscription
      */
-    public void deployed(String consumer, String subscription, Set<String> previous) {
+    public void deployed(String consumer, String reader, String subscription, Set<String> previous) {
+        Subscriber subscriber = new Subscriber(reader, subscription);
+        Subscriber earlier = subscribers.putIfAbsent(consumer, subscriber);
+        if (earlier != null && earlier.isAnotherSubscriptionThan(subscriber)) {
+            throw new IllegalStateException("exactly-once consumer name " + consumer + " is given to two"
+                    + " subscriptions: " + earlier + ", and " + subscriber + ". Each receives every message"
+                    + " of the topic, and under one name one would drop what the other processed: give each"
+                    + " its own name");
+        }
         subscriptions.put(consumer, subscription);
         Set<String> others = new HashSet<>(previous);
         others.remove(consumer);
@@ -118,5 +134,26 @@ public class LocalConsumers {
     /** The destination recorded for a consumer; empty before its first delivery anywhere. */
     public Optional<ConsumerDestination> destinationOf(String consumer) {
         return Optional.ofNullable(verified.get(consumer)).or(() -> destinations.find(consumer));
+    }
+
+    /** Who reads under a consumer name here, and how it subscribes ({@link DeclaredSubscription}). */
+    private record Subscriber(String reader, String subscription) {
+
+        boolean isAnotherSubscriptionThan(Subscriber other) {
+            if (!declared() || !other.declared()) {
+                return false; // a queue's reader, or a subscription the server's configuration sets
+            }
+            return !subscription.equals(other.subscription)
+                    || (subscription.equals(DeclaredSubscription.NON_DURABLE) && !reader.equals(other.reader));
+        }
+
+        private boolean declared() {
+            return !subscription.isEmpty() && !subscription.equals(DeclaredSubscription.UNDECLARED);
+        }
+
+        @Override
+        public String toString() {
+            return subscription + " of " + reader;
+        }
     }
 }

@@ -99,7 +99,7 @@ public class Deliveries {
         String consumer = ConsumerNames.validated(name, bean);
         Set<String> adopted = new HashSet<>(previous);
         earlierDefaultName(bean).ifPresent(adopted::add);
-        localConsumers.deployed(consumer, DeclaredSubscription.of(bean), adopted);
+        localConsumers.deployed(consumer, "bean " + bean.getName(), DeclaredSubscription.of(bean), adopted);
         Delivery delivery = new Delivery(
                 consumer,
                 new JtaTransactions(transaction, database),
