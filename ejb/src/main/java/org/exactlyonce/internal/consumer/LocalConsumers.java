@@ -30,7 +30,6 @@ public class LocalConsumers {
     ConsumerDestinations destinations;
 
     private final Clock clock = Clock.systemUTC();
-    private final Map<String, String> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, Subscriber> subscribers = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> previousNames = new ConcurrentHashMap<>();
     private final Set<String> foreignPreviousNamesReported = ConcurrentHashMap.newKeySet();
@@ -50,14 +49,15 @@ public class LocalConsumers {
      */
     public void deployed(String consumer, String reader, String subscription, Set<String> previous) {
         Subscriber subscriber = new Subscriber(reader, subscription);
-        Subscriber earlier = subscribers.putIfAbsent(consumer, subscriber);
-        if (earlier != null && earlier.isAnotherSubscriptionThan(subscriber)) {
-            throw new IllegalStateException("exactly-once consumer name " + consumer + " is given to two"
-                    + " subscriptions: " + earlier + ", and " + subscriber + ". Each receives every message"
-                    + " of the topic, and under one name one would drop what the other processed: give each"
-                    + " its own name");
-        }
-        subscriptions.put(consumer, subscription);
+        subscribers.compute(consumer, (name, earlier) -> {
+            if (earlier != null && earlier.isAnotherSubscriptionThan(subscriber)) {
+                throw new IllegalStateException("exactly-once consumer name " + consumer + " is given to two"
+                        + " subscriptions: " + earlier + ", and " + subscriber + ". Each receives every message"
+                        + " of the topic, and under one name one would drop what the other processed: give each"
+                        + " its own name");
+            }
+            return subscriber;
+        });
         Set<String> others = new HashSet<>(previous);
         others.remove(consumer);
         previousNames.put(consumer, Set.copyOf(others));
@@ -117,7 +117,7 @@ public class LocalConsumers {
 
     /** The names of the consumers deployed here. */
     public Set<String> names() {
-        return Set.copyOf(subscriptions.keySet());
+        return Set.copyOf(subscribers.keySet());
     }
 
     /**
@@ -127,7 +127,7 @@ public class LocalConsumers {
      */
     public Optional<String> subscriptionOf(ConsumerDestination recorded) {
         return recorded.kind() == ConsumerDestination.Kind.TOPIC
-                ? Optional.ofNullable(subscriptions.get(recorded.consumer()))
+                ? Optional.ofNullable(subscribers.get(recorded.consumer())).map(Subscriber::subscription)
                 : Optional.empty();
     }
 
