@@ -35,16 +35,17 @@ public interface BrokerView {
 
     /**
      * The broker that delivered a message, as this view names brokers; empty when neither the message
-     * nor the server says.
+     * nor the server says. A broker of several nodes may be named by any of them.
      */
     Optional<String> brokerOf(Message message);
 
     /**
-     * The broker whose queues this view sees, named as {@link #brokerOf} names it.
+     * The brokers whose queues this view sees, named as {@link #brokerOf} names them: one, or every node of
+     * a cluster, whose look asks them all.
      *
-     * @throws BrokerCannotTell when this server sees no broker's queues, or cannot learn its name
+     * @throws BrokerCannotTell when this server sees no broker's queues, or cannot learn their names
      */
-    String broker() throws BrokerCannotTell;
+    Set<String> brokers() throws BrokerCannotTell;
 
     /**
      * @param queue the queue's name, as a delivered message names it

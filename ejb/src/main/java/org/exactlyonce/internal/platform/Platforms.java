@@ -44,9 +44,10 @@ class Platforms {
     @ApplicationScoped
     BrokerView brokerView(Instance<MessagingEngineView> liberty) {
         if (choice.standaloneArtemis()) {
-            LOG.info(() -> "exactly-once: acknowledgements are confirmed through a standalone ActiveMQ Artemis,"
-                    + " asked with management messages on " + connections.connectionFactoryName());
-            return ArtemisView.standalone(applicationIds, connections);
+            LOG.info(() -> "exactly-once: acknowledgements are confirmed through a standalone ActiveMQ Artemis of "
+                    + choice.clusterNodes() + " node(s), asked with management messages on "
+                    + connections.connectionFactoryName());
+            return ArtemisView.standalone(applicationIds, connections, choice.clusterNodes());
         }
         LOG.info(() -> "exactly-once: acknowledgements are confirmed through "
                 + (wildFly ? "WildFly's ActiveMQ Artemis" : "Open Liberty's messaging engine"));

@@ -67,19 +67,19 @@ public class ProcessedMessages {
     }
 
     /**
-     * A page of one consumer's unconfirmed IDs that one broker delivered, in ID order: processed before
+     * A page of one consumer's unconfirmed IDs that the brokers (never none) delivered, in ID order: processed before
      * {@code processedBefore} and after {@code afterId} ({@code ""} for the first page).
      */
     public List<ProcessedMessage> unconfirmed(
-            String consumer, String broker, Instant processedBefore, String afterId, int limit) {
+            String consumer, Set<String> brokers, Instant processedBefore, String afterId, int limit) {
         return entityManager
                 .createQuery(
-                        "select p from ProcessedMessage p where p.consumer = :consumer and p.broker = :broker"
+                        "select p from ProcessedMessage p where p.consumer = :consumer and p.broker in :brokers"
                                 + " and p.acknowledgedAt is null and p.processedAt < :before and p.messageId > :after"
                                 + unconfirmedInIdOrder(),
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
-                .setParameter("broker", broker)
+                .setParameter("brokers", brokers)
                 .setParameter("before", utc(processedBefore))
                 .setParameter("after", StoredIds.stored(afterId))
                 .setMaxResults(limit)
@@ -88,41 +88,43 @@ public class ProcessedMessages {
 
     /**
      * Up to {@code limit} of one consumer's unconfirmed IDs processed before the given time, in ID order:
-     * of every broker, or, when {@code exceptBroker} is given, of the other brokers (an unknown one
+     * of every broker, or, when {@code exceptBrokers} names some, of the other brokers (an unknown one
      * included).
      */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<ProcessedMessage> unconfirmedBefore(
-            String consumer, Optional<String> exceptBroker, Instant processedBefore, int limit) {
+            String consumer, Set<String> exceptBrokers, Instant processedBefore, int limit) {
         TypedQuery<ProcessedMessage> query = entityManager
                 .createQuery(
                         "select p from ProcessedMessage p where p.consumer = :consumer"
                                 + " and p.acknowledgedAt is null and p.processedAt < :before"
-                                + (exceptBroker.isPresent() ? " and (p.broker is null or p.broker <> :broker)" : "")
+                                + (exceptBrokers.isEmpty() ? "" : " and (p.broker is null or p.broker not in :brokers)")
                                 + unconfirmedInIdOrder(),
                         ProcessedMessage.class)
                 .setParameter("consumer", consumer)
                 .setParameter("before", utc(processedBefore))
                 .setMaxResults(limit);
-        exceptBroker.ifPresent(broker -> query.setParameter("broker", broker));
+        if (!exceptBrokers.isEmpty()) {
+            query.setParameter("brokers", exceptBrokers);
+        }
         return query.getResultList();
     }
 
     /**
      * How many of one consumer's IDs other brokers delivered (or an unknown one, under {@code null}) wait
-     * unconfirmed, by broker: the view of the given broker cannot confirm them.
+     * unconfirmed, by broker: the view of the given brokers (never none) cannot confirm them.
      */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, String broker) {
+    public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, Set<String> brokers) {
         Map<String, Long> counts = new HashMap<>();
         entityManager
                 .createQuery(
                         "select p.broker, count(p) from ProcessedMessage p where p.consumer = :consumer"
-                                + " and p.acknowledgedAt is null and (p.broker is null or p.broker <> :broker)"
+                                + " and p.acknowledgedAt is null and (p.broker is null or p.broker not in :brokers)"
                                 + " group by p.broker",
                         Object[].class)
                 .setParameter("consumer", consumer)
-                .setParameter("broker", broker)
+                .setParameter("brokers", brokers)
                 .getResultList()
                 .forEach(row -> counts.put((String) row[0], (Long) row[1]));
         return counts;

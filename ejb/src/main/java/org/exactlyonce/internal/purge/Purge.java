@@ -166,23 +166,23 @@ public class Purge {
 
         @Override
         public List<Candidate> unconfirmed(
-                String consumer, String broker, Instant processedBefore, String afterId, int limit) {
-            return processedMessages.unconfirmed(consumer, broker, processedBefore, afterId, limit).stream()
+                String consumer, Set<String> brokers, Instant processedBefore, String afterId, int limit) {
+            return processedMessages.unconfirmed(consumer, brokers, processedBefore, afterId, limit).stream()
                     .map(message -> new Candidate(message.messageId(), message.jmsMessageId()))
                     .toList();
         }
 
         @Override
         public List<String> unconfirmedBefore(
-                String consumer, Optional<String> exceptBroker, Instant processedBefore, int limit) {
-            return processedMessages.unconfirmedBefore(consumer, exceptBroker, processedBefore, limit).stream()
+                String consumer, Set<String> exceptBrokers, Instant processedBefore, int limit) {
+            return processedMessages.unconfirmedBefore(consumer, exceptBrokers, processedBefore, limit).stream()
                     .map(ProcessedMessage::messageId)
                     .toList();
         }
 
         @Override
-        public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, String broker) {
-            return processedMessages.unconfirmedOfOtherBrokers(consumer, broker);
+        public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, Set<String> brokers) {
+            return processedMessages.unconfirmedOfOtherBrokers(consumer, brokers);
         }
 
         @Override

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.logging.Logger;
 import org.exactlyonce.internal.broker.BrokerCannotTell;
@@ -37,15 +38,18 @@ final class PurgeRun {
     /** The processed-ID table, as the purge reads and changes it; each call is its own transaction. */
     interface IdTable {
 
-        /** A page of the consumer's IDs that the broker delivered, unconfirmed, processed before the time, after the ID. */
-        List<Candidate> unconfirmed(String consumer, String broker, Instant processedBefore, String afterId, int limit);
+        /** A page of the consumer's IDs that the brokers delivered, unconfirmed, processed before the time, after the ID. */
+        List<Candidate> unconfirmed(
+                String consumer, Set<String> brokers, Instant processedBefore, String afterId, int limit);
 
-        /** Up to {@code limit} of the consumer's unconfirmed IDs processed before the time, of any broker but the one given. */
-        List<String> unconfirmedBefore(
-                String consumer, Optional<String> exceptBroker, Instant processedBefore, int limit);
+        /**
+         * Up to {@code limit} of the consumer's unconfirmed IDs processed before the time, of any broker but
+         * those given (none when empty).
+         */
+        List<String> unconfirmedBefore(String consumer, Set<String> exceptBrokers, Instant processedBefore, int limit);
 
         /** How many of the consumer's IDs other brokers delivered wait unconfirmed, by broker ({@code null}: unknown). */
-        Map<String, Long> unconfirmedOfOtherBrokers(String consumer, String broker);
+        Map<String, Long> unconfirmedOfOtherBrokers(String consumer, Set<String> brokers);
 
         /** @return how many of the IDs were newly confirmed */
         int markAcknowledged(String consumer, Collection<String> messageIds, Instant now);
@@ -142,24 +146,24 @@ final class PurgeRun {
         if (source.isEmpty()) {
             return List.of("no delivery has recorded the destination it reads yet");
         }
-        String brokerName;
+        Set<String> brokerNames;
         try {
-            brokerName = broker.broker();
+            brokerNames = broker.brokers();
         } catch (BrokerCannotTell e) {
-            confirmByAge(consumer, Optional.empty()); // no view can tell: at most their age
+            confirmByAge(consumer, Set.of()); // no view can tell: at most their age
             return List.of(String.valueOf(e.getMessage()));
         }
-        confirmByAge(consumer, Optional.of(brokerName));
-        List<String> reasons = new ArrayList<>(elsewhere(consumer, brokerName));
-        confirmOnBroker(consumer, brokerName, source.get()).ifPresent(reasons::add);
+        confirmByAge(consumer, brokerNames);
+        List<String> reasons = new ArrayList<>(elsewhere(consumer, brokerNames));
+        confirmOnBroker(consumer, brokerNames, source.get()).ifPresent(reasons::add);
         return reasons;
     }
 
     /**
      * Takes as acknowledged the unconfirmed IDs older than {@code exactlyonce.purge.confirm-by-age}, when
-     * it is set, that no view could be asked about: of every broker, or of brokers other than the one given.
+     * it is set, that no view could be asked about: of every broker, or of brokers other than those given.
      */
-    private void confirmByAge(String consumer, Optional<String> exceptBroker) {
+    private void confirmByAge(String consumer, Set<String> exceptBrokers) {
         if (settings.confirmByAge().isEmpty()) {
             return;
         }
@@ -167,7 +171,7 @@ final class PurgeRun {
         try {
             List<String> old;
             do {
-                old = ids.unconfirmedBefore(consumer, exceptBroker, processedBefore, settings.batchSize());
+                old = ids.unconfirmedBefore(consumer, exceptBrokers, processedBefore, settings.batchSize());
                 confirmedByAge += ids.markAcknowledged(consumer, old, start);
                 stepped();
             } while (old.size() == settings.batchSize());
@@ -178,26 +182,29 @@ final class PurgeRun {
     }
 
     /** The consumer's unconfirmed IDs that other brokers delivered, which this server cannot confirm. */
-    private List<String> elsewhere(String consumer, String brokerName) {
+    private List<String> elsewhere(String consumer, Set<String> brokerNames) {
         try {
             List<String> reasons = new ArrayList<>();
-            ids.unconfirmedOfOtherBrokers(consumer, brokerName)
+            String seen = brokerNames.size() == 1
+                    ? "broker " + brokerNames.iterator().next()
+                    : "the broker nodes " + new TreeSet<>(brokerNames);
+            ids.unconfirmedOfOtherBrokers(consumer, brokerNames)
                     .forEach((other, count) -> reasons.add(count + " unconfirmed IDs from "
                             + (other == null ? "a broker that did not name itself" : "broker " + other)
-                            + ": this server sees broker " + brokerName));
+                            + ": this server sees " + seen));
             return reasons;
         } catch (RuntimeException e) {
             return List.of("its IDs of other brokers could not be counted: " + e);
         }
     }
 
-    private Optional<String> confirmOnBroker(String consumer, String brokerName, Source source) {
+    private Optional<String> confirmOnBroker(String consumer, Set<String> brokerNames, Source source) {
         Instant processedBefore = start.minus(settings.gracePeriod());
         String after = "";
         try {
             List<Candidate> candidates;
             do {
-                candidates = unconfirmed(consumer, brokerName, processedBefore, after);
+                candidates = unconfirmed(consumer, brokerNames, processedBefore, after);
                 if (candidates.isEmpty()) {
                     break;
                 }
@@ -217,7 +224,7 @@ final class PurgeRun {
         } catch (BrokerCannotTell e) {
             // the broker cannot tell: keep every unconfirmed ID, which is always safe, or go by age if configured
             if (e.allowsConfirmationByAge()) {
-                confirmByAge(consumer, Optional.empty());
+                confirmByAge(consumer, Set.of());
             }
             return Optional.of(String.valueOf(e.getMessage()));
         } catch (RuntimeException e) {
@@ -228,11 +235,12 @@ final class PurgeRun {
     }
 
     /** Up to {@link #PAGES_PER_LOOK} pages of unconfirmed IDs after the given one, in ID order. */
-    private List<Candidate> unconfirmed(String consumer, String brokerName, Instant processedBefore, String after) {
+    private List<Candidate> unconfirmed(
+            String consumer, Set<String> brokerNames, Instant processedBefore, String after) {
         List<Candidate> candidates = new ArrayList<>();
         List<Candidate> page;
         do {
-            page = ids.unconfirmed(consumer, brokerName, processedBefore, after, settings.batchSize());
+            page = ids.unconfirmed(consumer, brokerNames, processedBefore, after, settings.batchSize());
             stepped();
             candidates.addAll(page);
             after = page.isEmpty() ? after : page.get(page.size() - 1).messageId();

@@ -351,11 +351,12 @@ class PurgeRunTest {
 
         @Override
         public List<BrokerView.Candidate> unconfirmed(
-                String consumer, String broker, Instant processedBefore, String afterId, int limit) {
+                String consumer, Set<String> brokers, Instant processedBefore, String afterId, int limit) {
             List<BrokerView.Candidate> page = select(
                             consumer,
                             row -> row.acknowledgedAt == null
-                                    && broker.equals(row.broker)
+                                    && row.broker != null
+                                    && brokers.contains(row.broker)
                                     && row.processedAt.isBefore(processedBefore)
                                     && row.id.compareTo(afterId) > 0)
                     .limit(limit)
@@ -367,23 +368,21 @@ class PurgeRunTest {
 
         @Override
         public List<String> unconfirmedBefore(
-                String consumer, Optional<String> exceptBroker, Instant processedBefore, int limit) {
+                String consumer, Set<String> exceptBrokers, Instant processedBefore, int limit) {
             return select(
                             consumer,
                             row -> row.acknowledgedAt == null
                                     && row.processedAt.isBefore(processedBefore)
-                                    && exceptBroker
-                                            .map(b -> !b.equals(row.broker))
-                                            .orElse(true))
+                                    && (row.broker == null || !exceptBrokers.contains(row.broker)))
                     .limit(limit)
                     .map(row -> row.id)
                     .toList();
         }
 
         @Override
-        public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, String broker) {
+        public Map<String, Long> unconfirmedOfOtherBrokers(String consumer, Set<String> brokers) {
             Map<String, Long> counts = new java.util.HashMap<>();
-            select(consumer, row -> row.acknowledgedAt == null && !broker.equals(row.broker))
+            select(consumer, row -> row.acknowledgedAt == null && (row.broker == null || !brokers.contains(row.broker)))
                     .forEach(row -> counts.merge(row.broker, 1L, Long::sum));
             return counts;
         }
@@ -490,8 +489,8 @@ class PurgeRunTest {
         }
 
         @Override
-        public String broker() {
-            return name;
+        public Set<String> brokers() {
+            return Set.of(name);
         }
 
         @Override

@@ -112,7 +112,7 @@ class BrokerViewInContainerIT {
             assertNotNull(received);
         }
 
-        assertEquals(view().broker(), view().brokerOf(received).orElseThrow());
+        assertEquals(view().brokers(), Set.of(view().brokerOf(received).orElseThrow()));
     }
 
     @Test

@@ -82,7 +82,11 @@ public class MessagingEngineView implements BrokerView {
      * on it; it lasts as long as the engine's message store.
      */
     @Override
-    public String broker() throws BrokerCannotTell {
+    public Set<String> brokers() throws BrokerCannotTell {
+        return Set.of(engine());
+    }
+
+    private String engine() throws BrokerCannotTell {
         String known = engineUuid;
         if (known != null) {
             return known;
