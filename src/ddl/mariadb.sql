@@ -61,15 +61,19 @@ CREATE TABLE EO_CONSUMER (
     ACKNOWLEDGED_IDS BIGINT
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
--- Deliveries a crash of their server interrupted: a message in flight when its server went down counts
--- one crash, read from the server's crash journal at its next start, and is parked as CRASHES_THE_SERVER
--- once its crashes reach exactlyonce.crash-guard.crashes-before-parking. A row goes when its message is
--- processed, dropped or parked.
+-- Deliveries a crash of their server interrupted, or a failure of their processing: a message in flight
+-- when its server went down counts one crash, read from the server's crash journal at its next start, and
+-- is parked as CRASHES_THE_SERVER once its crashes reach exactlyonce.crash-guard.crashes-before-parking. A
+-- failed delivery counts one failure, so that a message is parked as KEEPS_FAILING after
+-- exactlyonce.park-after-deliveries even where the broker's count starts again (redistribution to another
+-- node, failover, a broker restart). A row goes when its message is processed, dropped or parked, or
+-- once it is older than the dedup window.
 CREATE TABLE EO_INTERRUPTED_DELIVERY (
-    CONSUMER      VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
-    MESSAGE_ID    VARCHAR(201) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
-    CRASHES       INT NOT NULL,
-    LAST_CRASH_AT DATETIME(6) NOT NULL,
+    CONSUMER            VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    MESSAGE_ID          VARCHAR(201) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+    CRASHES             INT NOT NULL,
+    FAILURES            INT NOT NULL,
+    LAST_INTERRUPTED_AT DATETIME(6) NOT NULL,
     CONSTRAINT EO_INTERRUPTED_DELIVERY_PK PRIMARY KEY (CONSUMER, MESSAGE_ID)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 

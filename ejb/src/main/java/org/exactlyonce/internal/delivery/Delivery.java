@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.exactlyonce.InvalidMessageException;
 import org.exactlyonce.ParkReason;
 import org.exactlyonce.ProtocolStep;
 import org.exactlyonce.ProtocolStep.Step;
@@ -110,7 +111,7 @@ public final class Delivery {
             throw handBack(consumer + " was interrupted waiting for the database with message " + row.messageId(), e);
         } catch (CrashesTheServer e) {
             keepOrHandBack(row.messageId(), row.message(), ParkReason.CRASHES_THE_SERVER, e.getMessage());
-            forgetCrashes(row);
+            forgetInterruptions(row);
             outcome = Outcome.PARKED;
         } catch (Exception e) {
             outcome = parkOrHandBack(row, e);
@@ -156,8 +157,11 @@ public final class Delivery {
         return crashGuard.journal(consumer, messageId);
     }
 
-    /** Forgets the crashes of a message now handled; a failure to forget costs a count too many, never a message. */
-    private void forgetCrashes(IdRow row) {
+    /**
+     * Forgets the crashes and failures of a message now handled; a failure to forget costs a count too
+     * many, never a message.
+     */
+    private void forgetInterruptions(IdRow row) {
         try {
             inTransaction(database -> {
                 InterruptedRows.forget(database, consumer, row.messageId());
@@ -165,9 +169,9 @@ public final class Delivery {
             });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            LOG.log(Level.WARNING, consumer + " could not forget the crashes of message " + row.messageId(), e);
+            LOG.log(Level.WARNING, consumer + " could not forget the interruptions of message " + row.messageId(), e);
         } catch (Exception e) {
-            LOG.log(Level.WARNING, consumer + " could not forget the crashes of message " + row.messageId(), e);
+            LOG.log(Level.WARNING, consumer + " could not forget the interruptions of message " + row.messageId(), e);
         }
     }
 
@@ -188,8 +192,8 @@ public final class Delivery {
                 if (crashes > 0 && crashes >= crashGuard.crashesBeforeParking()) {
                     throw new CrashesTheServer(crashes, crashGuard.crashesBeforeParking());
                 }
-                if (crashes > 0) { // undone if it crashes the server once more
-                    InterruptedRows.forget(database, consumer, row.messageId());
+                if (crashes > 0 || ParkingRule.isRedelivery(row.message())) { // undone if it crashes once more
+                    InterruptedRows.forget(database, consumer, row.messageId()); // its crashes, its failures
                 }
                 step(Step.BEFORE_PROCESS, row.messageId(), row.message());
                 ProcessingError.carried(processing, row.message(), database);
@@ -209,7 +213,7 @@ public final class Delivery {
      */
     private Outcome recordedBefore(IdRow row, Instant began, int crashes) throws Exception {
         if (crashes > 0) {
-            forgetCrashes(row);
+            forgetInterruptions(row);
         }
         if (parkedBefore(row.message())) {
             LOG.fine(() -> consumer + " acknowledges message " + row.messageId() + ", parked on an earlier delivery");
@@ -231,9 +235,15 @@ public final class Delivery {
         return outcome;
     }
 
-    /** After a failure: parks a bad or poison message, or hands it back to the broker. */
+    /**
+     * After a failure: parks a bad or poison message, or hands it back to the broker. The delivery's
+     * number is the broker's count or the failures the table counted, whichever is higher: Artemis starts
+     * its count again when it moves a message to another node, fails over or restarts, and a poison
+     * message must not go round for ever.
+     */
     private Outcome parkOrHandBack(IdRow row, Exception failure) throws HandBack {
-        int delivery = ParkingRule.deliveryCount(row.message());
+        int failures = failure instanceof InvalidMessageException ? 0 : countFailure(row);
+        int delivery = Math.max(ParkingRule.deliveryCount(row.message()), failures);
         Optional<ParkingRule.Parking> parking = parkingRule.parkingAfter(failure, delivery);
         if (parking.isEmpty()) {
             throw handBack(
@@ -246,7 +256,33 @@ public final class Delivery {
                 row.message(),
                 parking.get().reason(),
                 parking.get().detail());
+        if (failures > 0) {
+            forgetInterruptions(row);
+        }
         return Outcome.PARKED;
+    }
+
+    /**
+     * Counts the failed delivery in the table, in a transaction of its own.
+     *
+     * @return the failures counted for the message so far; 0 when they could not be counted, and then the
+     *     broker's count alone decides
+     */
+    private int countFailure(IdRow row) {
+        try {
+            return inTransaction(
+                    database -> InterruptedRows.countFailure(database, consumer, row.messageId(), clock.instant()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        } catch (Exception e) {
+            LOG.log(
+                    Level.WARNING,
+                    consumer + " could not count the failed delivery of message " + row.messageId()
+                            + "; the broker's delivery count alone decides when it is parked",
+                    e);
+            return 0;
+        }
     }
 
     /**

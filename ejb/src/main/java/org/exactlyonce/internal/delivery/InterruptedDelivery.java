@@ -10,9 +10,9 @@ import org.exactlyonce.internal.processed.ProcessedMessage;
 import org.exactlyonce.internal.processed.StoredIds;
 
 /**
- * A message whose deliveries crashes of the server interrupted, mapped so that the persistence
- * provider creates the table where the engine's tables are generated; {@link InterruptedRows} reads
- * and writes it.
+ * A message whose deliveries crashes of the server or failures of its processing interrupted, mapped
+ * so that the persistence provider creates the table where the engine's tables are generated; {@link
+ * InterruptedRows} reads and writes it, and the purge forgets rows older than the dedup window.
  */
 @Entity
 @IdClass(ProcessedMessage.Key.class)
@@ -30,8 +30,11 @@ class InterruptedDelivery {
     @Column(name = "CRASHES", nullable = false)
     private int crashes;
 
-    @Column(name = "LAST_CRASH_AT", nullable = false)
-    private LocalDateTime lastCrashAt;
+    @Column(name = "FAILURES", nullable = false)
+    private int failures;
+
+    @Column(name = "LAST_INTERRUPTED_AT", nullable = false)
+    private LocalDateTime lastInterruptedAt;
 
     protected InterruptedDelivery() {}
 }

@@ -42,6 +42,19 @@ public record ParkingRule(int parkAfterDeliveries) {
         }
     }
 
+    /**
+     * Whether the broker says it delivered the message before: an earlier delivery may have failed and
+     * been counted. Artemis forgets it when it moves a message to another node, fails over or restarts;
+     * the purge forgets such counts once the dedup window is past.
+     */
+    public static boolean isRedelivery(Message message) {
+        try {
+            return message.getJMSRedelivered() || deliveryCount(message) > 1;
+        } catch (JMSException e) {
+            return true; // unknown: forgetting what may not be there costs one statement
+        }
+    }
+
     /** Why a message is parked: the reason an operator filters by, and the detail. */
     public record Parking(ParkReason reason, String detail) {}
 }

@@ -121,8 +121,8 @@ public class IdTableCheck {
      */
     private void requireCrashTable() throws SQLException {
         try (Connection connection = database.getConnection();
-                PreparedStatement select =
-                        connection.prepareStatement("SELECT CRASHES FROM EO_INTERRUPTED_DELIVERY WHERE CONSUMER = ?")) {
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT CRASHES, FAILURES, LAST_INTERRUPTED_AT FROM EO_INTERRUPTED_DELIVERY WHERE CONSUMER = ?")) {
             select.setString(1, PROBE_CONSUMER);
             select.executeQuery().close();
         } catch (SQLException e) {

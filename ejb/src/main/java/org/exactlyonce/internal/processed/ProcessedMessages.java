@@ -131,6 +131,19 @@ public class ProcessedMessages {
     }
 
     /**
+     * Forgets the crashes and failures counted for one consumer's messages whose last delivery was
+     * interrupted before the time (the table {@code EO_INTERRUPTED_DELIVERY}, which the deliveries write).
+     */
+    public int forgetInterruptionsBefore(String consumer, Instant before) {
+        return entityManager
+                .createQuery("delete from InterruptedDelivery i where i.consumer = :consumer"
+                        + " and i.lastInterruptedAt < :before")
+                .setParameter("consumer", consumer)
+                .setParameter("before", utc(before))
+                .executeUpdate();
+    }
+
+    /**
      * Marks IDs whose messages are confirmed gone from the broker; those already marked keep their time.
      * The consumer's count of acknowledged IDs changes in the same transaction.
      */

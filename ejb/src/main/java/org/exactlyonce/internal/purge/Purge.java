@@ -186,6 +186,11 @@ public class Purge {
         }
 
         @Override
+        public int forgetInterruptionsBefore(String consumer, Instant before) {
+            return processedMessages.forgetInterruptionsBefore(consumer, before);
+        }
+
+        @Override
         public int markAcknowledged(String consumer, Collection<String> messageIds, Instant now) {
             int confirmed = processedMessages.markAcknowledged(consumer, messageIds, now);
             if (confirmed > 0) {

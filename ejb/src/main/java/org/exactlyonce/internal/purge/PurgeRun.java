@@ -70,6 +70,14 @@ final class PurgeRun {
         int deleteAcknowledged(String consumer, List<String> messageIds, Instant cutoff);
 
         IdTableCounts count(String consumer);
+
+        /**
+         * Forgets the crashes and failures counted for the consumer's messages whose last delivery was
+         * interrupted before the time: messages handled since on a node that had forgotten their count.
+         *
+         * @return how many messages' counts it forgot
+         */
+        int forgetInterruptionsBefore(String consumer, Instant before);
     }
 
     /** An ID the purge confirmed at a time: where one batch of deletions ends and the next begins. */
@@ -119,6 +127,7 @@ final class PurgeRun {
             if (!reasons.isEmpty()) {
                 unconfirmable.put(consumer, reasons);
             }
+            forgetOldInterruptions(consumer);
             count(consumer);
         }
         return new PurgeReport(
@@ -376,6 +385,17 @@ final class PurgeRun {
     private void lockHeld(Duration held) {
         if (held.compareTo(longestLockHold) > 0) {
             longestLockHold = held;
+        }
+    }
+
+    /** A count older than the dedup window: its message came back since and was handled, or waits long. */
+    private void forgetOldInterruptions(String consumer) {
+        try {
+            ids.forgetInterruptionsBefore(consumer, start.minus(settings.dedupWindow()));
+            stepped();
+        } catch (RuntimeException e) {
+            failedBatches++;
+            LOG.warning(() -> "purge could not forget " + consumer + "'s old interruptions, will retry next run: " + e);
         }
     }
 

@@ -135,6 +135,42 @@ class DeliveryTest {
         assertEquals(Step.AFTER_PARK, steps.get(steps.size() - 1));
     }
 
+    /**
+     * The test's messages carry no delivery count, so each delivery reads as a first one: as after
+     * Artemis moved the message to another node, failed over or restarted.
+     */
+    @Test
+    void aMessageWhoseBrokerCountStartsAgainIsParkedByTheFailuresCounted() throws Exception {
+        IdRow poison = row("order-30", "credit");
+        Delivery.Processing failing = (message, database) -> {
+            throw new IllegalStateException("cannot book it");
+        };
+        for (int delivery = 1; delivery < 5; delivery++) {
+            assertThrows(HandBack.class, () -> delivery(5).deliver(poison, Delivery.Check.NONE, failing));
+        }
+
+        assertEquals(Outcome.PARKED, delivery(5).deliver(poison, Delivery.Check.NONE, failing), "its fifth failure");
+        assertEquals(List.of(ParkReason.KEEPS_FAILING.name()), parkedReasons());
+        assertEquals(0, count("SELECT COUNT(*) FROM EO_INTERRUPTED_DELIVERY"), "its count forgotten once parked");
+    }
+
+    @Test
+    void theFailuresCountedAreForgottenWhenARedeliverySucceeds() throws Exception {
+        IdRow flaky = row("order-31", "credit");
+        assertThrows(
+                HandBack.class,
+                () -> delivery(5).deliver(flaky, Delivery.Check.NONE, (message, database) -> {
+                    throw new IllegalStateException("not yet");
+                }));
+        assertEquals(1, count("SELECT FAILURES FROM EO_INTERRUPTED_DELIVERY WHERE MESSAGE_ID = 'order-31'"));
+
+        flaky.message().setJMSRedelivered(true);
+
+        assertEquals(Outcome.PROCESSED, delivery(5).deliver(flaky, Delivery.Check.NONE, this::book));
+        assertEquals(0, count("SELECT COUNT(*) FROM EO_INTERRUPTED_DELIVERY"));
+        assertEquals(1, effectsOf("order-31"));
+    }
+
     @Test
     void anInvalidMessageIsParkedAtOnce() throws Exception {
         assertEquals(

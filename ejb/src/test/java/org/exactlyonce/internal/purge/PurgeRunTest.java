@@ -58,6 +58,13 @@ class PurgeRunTest {
     }
 
     @Test
+    void countsOfInterruptedDeliveriesOlderThanTheWindowAreForgotten() {
+        run();
+
+        assertEquals(List.of(NOW.minus(settings.dedupWindow())), table.interruptionsForgottenBefore);
+    }
+
+    @Test
     void anIdWithinTheGracePeriodIsNotAskedAbout() {
         table.processed("committing", "broker-a", NOW.minusSeconds(10)); // grace period 30 s
 
@@ -328,6 +335,7 @@ class PurgeRunTest {
 
         final Map<String, Row> rows = new TreeMap<>();
         final List<String> lookUpsAfter = new ArrayList<>();
+        final List<Instant> interruptionsForgottenBefore = new ArrayList<>();
         List<Duration> deletionTakes = List.of();
         Runnable beforeEachDeletion = () -> {};
         int deletions;
@@ -428,6 +436,12 @@ class PurgeRunTest {
                     .toList();
             expired.forEach(rows::remove);
             return expired.size();
+        }
+
+        @Override
+        public int forgetInterruptionsBefore(String consumer, Instant before) {
+            interruptionsForgottenBefore.add(before);
+            return 0;
         }
 
         @Override

@@ -20,8 +20,9 @@ import org.exactlyonce.internal.broker.BrokerConnections;
  * seen since it started (a node that died, and was forgotten by the others when they restarted, still
  * holds its messages). A node that cannot be reached, or cannot say which members it knows, means the
  * look cannot tell, and so does a cluster smaller than {@code exactlyonce.artemis.cluster-nodes} says it
- * is. The connections come from the engine's factory, which the application shares: a look holds at
- * most a few per node, and only while it looks.
+ * is. The connections come from the engine's factory, which the application shares: a look at a
+ * cluster holds one per node while it looks; a broker of one node is asked one request at a time, with
+ * nothing held between requests.
  */
 final class ArtemisCluster implements ArtemisNodes {
 
@@ -80,6 +81,11 @@ final class ArtemisCluster implements ArtemisNodes {
                         + tries + " connections, and only they can show the messages they hold" + lastFailure);
             }
             checkTheDeclaredSize(reached.size());
+            if (reached.size() == 1) { // one node: nothing need be held while the look goes on
+                opened.forEach(ManagementMessages::close);
+                return new Reached(
+                        Map.of(reached.keySet().iterator().next(), new OneRequestAtATime(connections)), List.of());
+            }
             List<ManagementMessages> spare = new ArrayList<>(opened);
             spare.removeAll(reached.values());
             spare.forEach(ManagementMessages::close);
