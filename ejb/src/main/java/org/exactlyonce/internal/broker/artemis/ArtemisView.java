@@ -6,6 +6,7 @@ import jakarta.json.JsonException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -109,20 +110,14 @@ public final class ArtemisView implements BrokerView {
     @Override
     public Set<String> stillOnQueue(String queue, Collection<Candidate> candidates) throws BrokerCannotTell {
         String address = queuePrefix + queue;
-        try (Reached reached = nodes.reachEvery()) {
-            ArtemisLook look = new ArtemisLook(applicationIds::usableIdOf);
-            boolean found = false;
-            for (ArtemisControl node : inTwoPasses(reached)) {
-                if (node.queueNames().contains(address)) {
-                    found = true;
-                    lookAtQueue(node, address, queue, look);
+        try {
+            return lookOnEveryNode(candidates, "Artemis has no queue " + address, (node, queueNames, look) -> {
+                if (!queueNames.contains(address)) {
+                    return false;
                 }
-                lookOnTheWay(node, look);
-            }
-            if (!found) {
-                throw new BrokerCannotTell("Artemis has no queue " + address);
-            }
-            return look.pending(candidates);
+                lookAtQueue(node, address, queue, look);
+                return true;
+            });
         } catch (JMSException | JsonException e) {
             throw new BrokerCannotTell("Artemis could not show queue " + queue + ": " + e, e);
         }
@@ -136,22 +131,53 @@ public final class ArtemisView implements BrokerView {
     @Override
     public Set<String> stillOnTopic(String topic, Collection<Candidate> candidates) throws BrokerCannotTell {
         String address = topic.startsWith(topicPrefix) ? topic : topicPrefix + topic;
+        try {
+            return lookOnEveryNode(candidates, "Artemis has no address " + address, (node, queueNames, look) -> {
+                if (!node.addressNames().contains(address)) {
+                    return false;
+                }
+                lookAtTopic(node, address, look);
+                return true;
+            });
+        } catch (JMSException | JsonException e) {
+            throw new BrokerCannotTell("Artemis could not show the subscriptions of " + address + ": " + e, e);
+        }
+    }
+
+    /** What a look does at its destination on one node. */
+    @FunctionalInterface
+    private interface AtTheDestination {
+
+        /**
+         * @param queueNames the node's queues, as the look read them once for the node
+         * @return whether the node has the destination
+         */
+        boolean lookAt(ArtemisControl node, List<String> queueNames, ArtemisLook look)
+                throws BrokerCannotTell, JMSException;
+    }
+
+    /**
+     * One look: at the destination and at the store-and-forward queues of every node, a cluster's in two
+     * passes.
+     *
+     * @throws BrokerCannotTell when no node has the destination ({@code missing} says so), or a node
+     *     cannot be reached or asked
+     */
+    private Set<String> lookOnEveryNode(
+            Collection<Candidate> candidates, String missing, AtTheDestination atTheDestination)
+            throws BrokerCannotTell, JMSException {
         try (Reached reached = nodes.reachEvery()) {
             ArtemisLook look = new ArtemisLook(applicationIds::usableIdOf);
             boolean found = false;
             for (ArtemisControl node : inTwoPasses(reached)) {
-                if (node.addressNames().contains(address)) {
-                    found = true;
-                    lookAtTopic(node, address, look);
-                }
-                lookOnTheWay(node, look);
+                List<String> queueNames = node.queueNames();
+                found |= atTheDestination.lookAt(node, queueNames, look);
+                lookOnTheWay(node, queueNames, look);
             }
             if (!found) {
-                throw new BrokerCannotTell("Artemis has no address " + address);
+                throw new BrokerCannotTell(missing);
             }
             return look.pending(candidates);
-        } catch (JMSException | JsonException e) {
-            throw new BrokerCannotTell("Artemis could not show the subscriptions of " + address + ": " + e, e);
         }
     }
 
@@ -160,7 +186,7 @@ public final class ArtemisView implements BrokerView {
         List<ArtemisControl> order = new ArrayList<>(reached.byNodeId().values());
         if (order.size() > 1) {
             List<ArtemisControl> back = new ArrayList<>(order);
-            java.util.Collections.reverse(back);
+            Collections.reverse(back);
             order.addAll(back);
         }
         return order;
@@ -250,8 +276,9 @@ public final class ArtemisView implements BrokerView {
      * down: its store-and-forward queues, the bridge's deliveries and the available ones, as for a queue.
      * Whatever destination they are for, they count, which only keeps an ID longer.
      */
-    private void lookOnTheWay(ArtemisControl node, ArtemisLook look) throws BrokerCannotTell, JMSException {
-        for (String queue : node.queueNames()) {
+    private void lookOnTheWay(ArtemisControl node, List<String> queueNames, ArtemisLook look)
+            throws BrokerCannotTell, JMSException {
+        for (String queue : queueNames) {
             if (queue.startsWith(ArtemisControl.STORE_AND_FORWARD_PREFIX)) {
                 look.addListing(node.listing(queue, Listing.DELIVERING));
                 node.browse(queue, message -> addBrowsed(message, look));
