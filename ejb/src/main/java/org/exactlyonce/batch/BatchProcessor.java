@@ -28,8 +28,8 @@ public interface BatchProcessor {
      * transaction, so this method may run twice for one message, each time in a fresh transaction. An
      * {@link InvalidMessageException} parks the message at once; any other exception has it
      * redelivered until it has failed on the receiver's {@code parkAfterDeliveries}, then parks it. A
-     * database failure that says nothing about the message (a lost connection, SQLState classes 08 and
-     * 40) holds the batch until the database answers again, and parks nothing.
+     * database failure that says nothing about the message (a lost connection, a failover,
+     * a deadlock) holds the batch until the database answers again, and parks nothing.
      *
      * @param message the delivered message
      * @param database the batch's connection, in its transaction

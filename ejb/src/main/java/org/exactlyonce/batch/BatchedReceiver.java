@@ -47,6 +47,7 @@ import org.exactlyonce.internal.delivery.JtaTransactions;
 import org.exactlyonce.internal.delivery.MessageIds;
 import org.exactlyonce.internal.delivery.ParkingRule;
 import org.exactlyonce.internal.delivery.ProcessingError;
+import org.exactlyonce.internal.outage.WriteProbe;
 import org.exactlyonce.internal.processed.IdRows;
 import org.exactlyonce.internal.processed.IdRows.IdRow;
 import org.exactlyonce.internal.processed.SqlStates;
@@ -501,11 +502,7 @@ public final class BatchedReceiver implements Runnable, AutoCloseable {
 
         @Override
         public boolean answersNow() {
-            try (Connection database = settings.dataSource.getConnection()) {
-                return database.isValid(5);
-            } catch (SQLException e) {
-                return false;
-            }
+            return WriteProbe.takesWrites(settings.dataSource);
         }
 
         @Override

@@ -4,7 +4,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
-import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Timeout;
 import jakarta.ejb.Timer;
@@ -19,9 +18,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 import javax.management.JMException;
+import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.exactlyonce.internal.broker.MessageEndpoints;
-import org.exactlyonce.internal.processed.ProcessedMessages;
 
 /**
  * What the consumers do while the database is down. A consumer whose attempts failed past the retries
@@ -47,8 +46,8 @@ public class DatabaseOutage {
     @Inject
     MessageEndpoints endpoints;
 
-    @EJB
-    ProcessedMessages processedMessages;
+    @Resource(lookup = "java:comp/DefaultDataSource")
+    DataSource database;
 
     /** Time between two probes of a database that is down. */
     @Inject
@@ -74,16 +73,11 @@ public class DatabaseOutage {
     }
 
     /**
-     * Whether the database answers a probe right now. A failure that outlasted the retries while it
+     * Whether the database answers a probe, which writes, right now. A failure that outlasted the retries while it
      * does is the message's own (a deadlock or a timeout that recurs for it alone), not an outage.
      */
     public boolean answersNow() {
-        try {
-            processedMessages.ping();
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return WriteProbe.takesWrites(database);
     }
 
     /** Records that the database is down, as a probe confirmed; starts the probing unless it runs already. */

@@ -2,7 +2,7 @@ package org.exactlyonce.internal.outage;
 
 /**
  * A database failure that says nothing about the message being processed: a lost connection, a
- * deadlock, a serialization failure (SQLState classes 08 and 40). The attempt is retried with back-off;
+ * failover, a deadlock ({@code SqlStates#isTransient}). The attempt is retried with back-off;
  * a message never burns its deliveries, nor is it parked, because of one.
  */
 public class TransientDatabaseFailure extends RuntimeException {

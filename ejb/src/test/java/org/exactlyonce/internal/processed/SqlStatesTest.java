@@ -7,6 +7,7 @@ import jakarta.persistence.PersistenceException;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLTransientConnectionException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SqlStatesTest {
@@ -83,5 +84,45 @@ class SqlStatesTest {
     @Test
     void aFailureWithoutSqlCauseIsNoDuplicate() {
         assertFalse(SqlStates.isUniqueViolation(new PersistenceException("no SQL here")));
+    }
+
+    @Test
+    void postgresqlsShutdownRecoveryAndStartupAreTransient() {
+        for (String state : List.of("57P01", "57P02", "57P03")) { // admin_shutdown, crash_shutdown, cannot_connect_now
+            assertTrue(SqlStates.isTransient(new PersistenceException(new SQLException("terminating", state))), state);
+        }
+    }
+
+    @Test
+    void aStatementTimeoutIsTransient() {
+        assertTrue(SqlStates.isTransient(new SQLException("canceling statement due to statement timeout", "57014")));
+        assertTrue(SqlStates.isTransient(new SQLException("max_statement_time exceeded", "70100", 1969)));
+    }
+
+    @Test
+    void aServerThatTakesNoWritesIsTransient() {
+        assertTrue(SqlStates.isTransient(new SQLException("read-only transaction", "25006")));
+        assertTrue(SqlStates.isTransient(new SQLException("--read-only option", "HY000", 1290)));
+        assertTrue(SqlStates.isTransient(new SQLException("read-only mode", "HY000", 1836)));
+    }
+
+    @Test
+    void mariaDbsKilledOrLostConnectionIsTransient() {
+        assertTrue(SqlStates.isTransient(new SQLException("Connection was killed", "70100", 1927)));
+        assertTrue(SqlStates.isTransient(new SQLException("server has gone away", "HY000", 2006)));
+        assertTrue(SqlStates.isTransient(new SQLException("Lost connection to server", "HY000", 2013)));
+        assertTrue(SqlStates.isTransient(new SQLException("Lock wait timeout exceeded", "HY000", 1205)));
+    }
+
+    @Test
+    void galerasNodeNotReadyAndCertificationFailureAreTransient() {
+        assertTrue(SqlStates.isTransient(new SQLException("WSREP has not yet prepared node", "08S01", 1047)));
+        assertTrue(SqlStates.isTransient(new SQLException("Deadlock found when trying to get lock", "40001", 1213)));
+    }
+
+    @Test
+    void mariaDbsOtherGeneralErrorsAreTheStatements() {
+        assertFalse(SqlStates.isTransient(new SQLException("Unknown error", "HY000", 1105)));
+        assertFalse(SqlStates.isTransient(new SQLException("a code without MariaDB's state", "XJ001", 1290)));
     }
 }
