@@ -164,6 +164,24 @@ async function refreshOutbox() {
     $("outbox-status").textContent = outbox.failingMessages.length ? "" : "No outgoing message failed to go.";
 }
 
+// read once a minute: a setting changes rarely, and each read asks the database
+async function refreshDurability() {
+    const { body: durability } = await api("database/durability");
+    const losing = durability.settings.filter((s) => s.verdict === "LOSES_COMMITS").length;
+    $("database-summary").textContent = !durability.known
+        ? `${durability.database}: the engine does not know which settings make a commit durable here`
+        : `${durability.database}: ` + (losing ? `${losing} setting(s) can lose committed messages` : "commits survive a crash");
+    const tbody = $("durability").tBodies[0];
+    tbody.replaceChildren();
+    for (const s of durability.settings) {
+        const row = tbody.insertRow();
+        cell(row, s.name);
+        cell(row, s.value);
+        cell(row, s.verdict.toLowerCase().replace("_", " "), s.verdict === "LOSES_COMMITS" ? "error" : "");
+        cell(row, s.why);
+    }
+}
+
 function actionButton(label, className, confirmed, action, statusId) {
     const button = document.createElement("button");
     button.type = "button";
@@ -214,6 +232,8 @@ document.addEventListener("DOMContentLoaded", () => {
         await refreshParked();
     });
     run(refreshOutbox);
+    run(refreshDurability);
+    setInterval(() => run(refreshDurability), REFRESH_MILLIS * 30);
     setInterval(() => run(refreshConsumers), REFRESH_MILLIS);
     setInterval(() => run(refreshOutbox), REFRESH_MILLIS);
     setInterval(() => run(refreshParked), REFRESH_MILLIS * 5);

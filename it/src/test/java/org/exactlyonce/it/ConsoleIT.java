@@ -89,6 +89,18 @@ class ConsoleIT {
     }
 
     @Test
+    void theDatabasesDurabilitySettingsAreShownJudged() {
+        HttpResponse<String> durability = ledger.call("GET", API + "/database/durability", "viewer", false);
+
+        assertEquals(200, durability.statusCode(), durability.body());
+        JsonObject answer = LedgerClient.json(durability).asJsonObject();
+        assertTrue(answer.getBoolean("known"), answer.toString());
+        JsonObject derby = answer.getJsonArray("settings").getJsonObject(0);
+        assertEquals("derby.system.durability", derby.getString("name"), answer.toString());
+        assertEquals("DURABLE", derby.getString("verdict"), answer.toString());
+    }
+
+    @Test
     void theFiguresAndTheLookUpMatchWhatWasSent() {
         String id = newId();
         long processedBefore = ledger.deliveries("processed");
@@ -253,7 +265,11 @@ class ConsoleIT {
                 .asJsonObject();
 
         assertEquals("UP", ready.getString("status"), ready.toString());
-        for (String check : List.of("exactly-once-processed-ids", "exactly-once-database", "exactly-once-messaging")) {
+        for (String check : List.of(
+                "exactly-once-processed-ids",
+                "exactly-once-database",
+                "exactly-once-durability",
+                "exactly-once-messaging")) {
             assertTrue(ready.toString().contains(check), check + " in " + ready);
         }
         assertEquals("UP", live.getString("status"), live.toString());

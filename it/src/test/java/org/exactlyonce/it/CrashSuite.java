@@ -249,10 +249,11 @@ final class CrashSuite {
     }
 
     /**
-     * Sends {@code messages} credits (and re-sends a tenth of them), stops the database for the given
-     * time while they are processed, starts it again, waits until they are processed, and checks.
+     * Sends {@code messages} credits (and re-sends a tenth of them), takes the database away for the
+     * given time while they are processed, brings it back, waits until they are processed, and checks.
+     * {@code during} runs while the database is away, from its start, and may take part of that time.
      */
-    Result runWithOutage(int messages, PostgreSql database, Duration outage) throws Exception {
+    Result runWithOutage(int messages, DatabaseOutage database, Duration outage, Runnable during) throws Exception {
         String account = "outage-" + UUID.randomUUID();
         List<String> sent = send(ledger, orderOf(account, messages, Route.EXACTLY_ONCE, DURING_OUTAGE));
         Await.until( // then at once: a fast server processes them all within a few seconds
@@ -262,14 +263,27 @@ final class CrashSuite {
         if (ledger.effects(account).size() == messages) {
             throw new AssertionError("every credit was booked before the database could stop: no outage tested");
         }
-        database.stop();
+        Instant back = Instant.now().plus(outage);
+        database.begin().run();
         try {
-            Await.pause(outage);
+            during.run();
+            Duration left = Duration.between(Instant.now(), back);
+            if (!left.isNegative()) {
+                Await.pause(left);
+            }
         } finally {
-            database.start();
+            database.end().run();
         }
         awaitAllProcessed(List.of(account), messages);
         return Result.of("crash-suite", sent, List.of(), 1, effects(List.of(account)));
+    }
+
+    /** A way for the database to be away, stopped or hung: what takes it away, and what brings it back. */
+    record DatabaseOutage(Step begin, Step end) {
+
+        interface Step {
+            void run() throws Exception;
+        }
     }
 
     /**

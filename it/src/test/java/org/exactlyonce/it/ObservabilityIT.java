@@ -35,7 +35,11 @@ class ObservabilityIT {
 
         assertEquals(200, readiness.statusCode(), readiness.body());
         assertEquals("UP", ready.getString("status"), ready.toString());
-        for (String check : List.of("exactly-once-processed-ids", "exactly-once-database", "exactly-once-messaging")) {
+        for (String check : List.of(
+                "exactly-once-processed-ids",
+                "exactly-once-database",
+                "exactly-once-durability",
+                "exactly-once-messaging")) {
             assertTrue(ready.toString().contains("\"" + check + "\""), check + " in " + ready);
         }
         assertEquals(200, liveness.statusCode(), liveness.body());

@@ -34,6 +34,28 @@ final class PostgreSql {
         run(control + " start");
     }
 
+    /**
+     * Hangs the whole cluster, as a partitioned or frozen host looks to its clients: connections stay
+     * open and new ones are accepted by the kernel, but nothing answers.
+     */
+    void hang() throws IOException, InterruptedException {
+        run("pkill -STOP -x postgres");
+    }
+
+    void wakeUp() throws IOException, InterruptedException {
+        run("pkill -CONT -x postgres");
+    }
+
+    /** Stopped for a while, as a crashed host looks. */
+    CrashSuite.DatabaseOutage stopped() {
+        return new CrashSuite.DatabaseOutage(this::stop, this::start);
+    }
+
+    /** Hung for a while, as a partitioned or frozen host looks. */
+    CrashSuite.DatabaseOutage hung() {
+        return new CrashSuite.DatabaseOutage(this::hang, this::wakeUp);
+    }
+
     /** Runs SQL on the test server's database, through psql: trust authentication on the local cluster. */
     void execute(String sql) throws IOException, InterruptedException {
         value(sql);

@@ -3,6 +3,7 @@ package org.exactlyonce.admin;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.ServiceUnavailableException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
@@ -37,6 +38,11 @@ final class Refusals {
 
     static ClientErrorException conflict(String reason) {
         return new ClientErrorException(answer(Response.Status.CONFLICT, reason));
+    }
+
+    static ServiceUnavailableException unavailable(String reason) {
+        LOG.warning(() -> "the console could not answer: " + reason);
+        return new ServiceUnavailableException(answer(Response.Status.SERVICE_UNAVAILABLE, reason));
     }
 
     private static Response answer(Response.Status status, String reason) {

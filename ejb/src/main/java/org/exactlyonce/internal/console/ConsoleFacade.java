@@ -22,6 +22,8 @@ import org.exactlyonce.internal.consumer.ConsumerNames;
 import org.exactlyonce.internal.consumer.LocalConsumers;
 import org.exactlyonce.internal.delivery.MessageIds;
 import org.exactlyonce.internal.delivery.RefusedMessage;
+import org.exactlyonce.internal.durability.DurabilityGuard;
+import org.exactlyonce.internal.durability.DurabilityReport;
 import org.exactlyonce.internal.outage.DatabaseOutage;
 import org.exactlyonce.internal.outbox.OutboxFigures;
 import org.exactlyonce.internal.outbox.OutboxRelay;
@@ -76,6 +78,14 @@ public class ConsoleFacade {
 
     @Inject
     BatchedReceivers receivers;
+
+    @Inject
+    DurabilityGuard durability;
+
+    /** The database's durability settings as they are now. */
+    public DurabilityReport durability() throws SQLException {
+        return durability.read();
+    }
 
     /** Each consumer's deliveries since the server started, by outcome. */
     public SortedMap<String, Map<Outcome, Long>> deliveries() {

@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import org.exactlyonce.internal.broker.BrokerConnections;
+import org.exactlyonce.internal.durability.DurabilityGuard;
 import org.exactlyonce.internal.outage.DatabaseOutage;
 import org.exactlyonce.internal.platform.BrokerChoice;
 
@@ -38,6 +39,9 @@ public class SettingsCheck {
     @Inject
     BrokerConnections connections;
 
+    @Inject
+    DurabilityGuard durability;
+
     @PostConstruct
     public void check() {
         List<String> problems = new ArrayList<>(deliveries.problems());
@@ -45,6 +49,7 @@ public class SettingsCheck {
         problems.addAll(outage.problems());
         problems.addAll(broker.problems());
         problems.addAll(connections.problems());
+        problems.addAll(durability.problems());
         if (problems.isEmpty()) { // opened with settings known to be usable
             problems.addAll(crashes.problems());
         }

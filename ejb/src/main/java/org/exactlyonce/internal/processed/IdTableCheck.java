@@ -9,6 +9,7 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
+import jakarta.inject.Inject;
 import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -24,6 +25,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.exactlyonce.internal.durability.DurabilityGuard;
+import org.exactlyonce.internal.durability.DurabilityGuard.NotDurable;
 
 /**
  * Proves that the processed-ID table keeps apart IDs that differ only in case or accents, before any
@@ -64,13 +67,16 @@ public class IdTableCheck {
     @EJB
     private ProcessedMessages processedMessages;
 
+    @Inject
+    private DurabilityGuard durability;
+
     private volatile boolean exact;
 
     @PostConstruct
     void checkAtStart() {
         try {
             ensureExact();
-        } catch (UnusableSchema e) {
+        } catch (UnusableSchema | NotDurable e) {
             throw e;
         } catch (Exception e) {
             LOG.warning(() -> "exactly-once could not check how the processed-ID table compares IDs;"
@@ -79,9 +85,10 @@ public class IdTableCheck {
     }
 
     /**
-     * Returns once the table is known to compare IDs exactly.
+     * Returns once the table is known to compare IDs exactly, and the database to keep its commits.
      *
      * @throws UnusableSchema when it does not
+     * @throws NotDurable when the database can take a commit back
      * @throws Exception when the database cannot be asked
      */
     public void ensureExact() throws Exception {
@@ -91,6 +98,7 @@ public class IdTableCheck {
                     processedMessages.ping(); // a generated schema is created by the persistence unit's first use
                     probe();
                     requireCrashTable();
+                    durability.requireDurable();
                     exact = true;
                     LOG.info("exactly-once: the processed-ID table compares message IDs exactly");
                     warnOfEarlierSchema();

@@ -80,6 +80,7 @@ class DeliveryInContainerIT {
                         Outcome.class,
                         BrokerConnections.class)
                 .addPackage(IdRows.class.getPackage())
+                .addPackage(org.exactlyonce.internal.durability.DurabilityGuard.class.getPackage())
                 .addClasses(ProtocolStep.class, ProtocolStep.Step.class)
                 .addPackage(org.exactlyonce.internal.message.MessageBodies.class.getPackage())
                 .addClasses(ParkedMessage.class, ParkedRows.class, ParkReason.class)

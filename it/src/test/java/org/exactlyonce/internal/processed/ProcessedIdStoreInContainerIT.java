@@ -56,6 +56,7 @@ class ProcessedIdStoreInContainerIT {
     static WebArchive idStore() {
         return ShrinkWrap.create(WebArchive.class, "id-store-in-container.war")
                 .addPackage(ProcessedMessage.class.getPackage())
+                .addPackage(org.exactlyonce.internal.durability.DurabilityGuard.class.getPackage())
                 .addClasses(ProtocolStep.class, ProtocolStep.Step.class)
                 .addPackage(org.exactlyonce.internal.message.MessageBodies.class.getPackage())
                 .addClasses(ParkedMessage.class, ParkedRows.class, ParkReason.class, BrokerConnections.class)
