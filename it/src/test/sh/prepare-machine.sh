@@ -18,18 +18,8 @@ as_root() {
     fi
 }
 
-await() { # what, command...
-    local what=$1
-    shift
-    for _ in $(seq 1 60); do
-        if "$@" >/dev/null 2>&1; then
-            return 0
-        fi
-        sleep 1
-    done
-    echo "prepare-machine: $what did not come up within 60 s" >&2
-    return 1
-}
+# shellcheck source=await.sh
+. "$(dirname "$0")/await.sh"
 
 if ! pg_isready -q -h 127.0.0.1 -p 5432; then
     echo "prepare-machine: starting PostgreSQL"

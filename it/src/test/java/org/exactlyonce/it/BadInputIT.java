@@ -85,8 +85,15 @@ class BadInputIT {
         BAD_CREDITS.forEach(body -> expectRefusedBody(LEDGER + "/credits", body));
         BAD_BULKS.forEach(body -> expectRefusedBody(LEDGER + "/credits/bulk", body));
         // endpoints that read no input: their answer to any query is their answer
-        for (String path :
-                List.of("/consumers", "/me", "/metrics", "/outbox", "/health", "/health/ready", "/health/live")) {
+        for (String path : List.of(
+                "/consumers",
+                "/me",
+                "/metrics",
+                "/outbox",
+                "/database/durability",
+                "/health",
+                "/health/ready",
+                "/health/live")) {
             expectNoServerError("GET", CONSOLE + path, "?x=%00");
         }
         expectNoServerError("POST", CONSOLE + "/purge", "?x=%00");

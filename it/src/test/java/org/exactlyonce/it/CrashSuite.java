@@ -275,11 +275,14 @@ final class CrashSuite {
             database.end().run();
         }
         awaitAllProcessed(List.of(account), messages);
-        return Result.of("crash-suite", sent, List.of(), 1, effects(List.of(account)));
+        return Result.of("outage-" + database.name(), sent, List.of(), 1, effects(List.of(account)));
     }
 
-    /** A way for the database to be away, stopped or hung: what takes it away, and what brings it back. */
-    record DatabaseOutage(Step begin, Step end) {
+    /**
+     * A way for the database to be away, stopped or hung: its name in the summary line, what takes it
+     * away, and what brings it back.
+     */
+    record DatabaseOutage(String name, Step begin, Step end) {
 
         interface Step {
             void run() throws Exception;

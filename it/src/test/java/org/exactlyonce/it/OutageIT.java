@@ -8,9 +8,10 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * The database goes away for a while under load and comes back: stopped, as a crashed database host
- * looks to its clients, or hung ({@code kill -STOP}), as a partitioned or frozen host looks, where only
- * the data source's timeouts end the consumers' waits. The consumers pause and resume by themselves,
+ * The database goes away under load and comes back: stopped, as a crashed database host looks to its
+ * clients; restarted fast, as an operator does; its sessions terminated in bursts; or hung ({@code kill
+ * -STOP}), as a partitioned or frozen host looks, where only the data source's timeouts end the
+ * consumers' waits. The consumers pause and resume by themselves where the outage outlasts their hold,
  * and every message still has exactly one effect, none parked, none dead-lettered.
  */
 class OutageIT {
@@ -27,12 +28,35 @@ class OutageIT {
     private final LedgerClient ledger = new LedgerClient();
     private final CrashSuite suite = new CrashSuite(TestServer.of(ledger));
     private final ServerLog log = new ServerLog();
+    private final DatabaseOutages database = DatabaseOutages.ofThisPhase();
 
     @Test
     void aDatabaseOutageLosesNothingDuplicatesNothingAndParksNothing() throws Exception {
         Outcome outcome = new Outcome();
 
-        CrashSuite.Result result = suite.runWithOutage(MESSAGES, new PostgreSql().stopped(), STOPPED, () -> {});
+        CrashSuite.Result result = suite.runWithOutage(MESSAGES, database.stopped(), STOPPED, () -> {});
+
+        outcome.check(result);
+        outcome.checkPausedAndResumed();
+    }
+
+    /** A restart an operator makes: too short to pause anything, and nothing may be counted against a message. */
+    @Test
+    void aFastRestartLosesNothingAndParksNothing() throws Exception {
+        Outcome outcome = new Outcome();
+
+        CrashSuite.Result result = suite.runWithOutage(MESSAGES, database.restartedFast(), Duration.ZERO, () -> {});
+
+        outcome.check(result);
+    }
+
+    /** Sessions killed under the consumers, as {@code pg_terminate_backend} and a failover's proxy do. */
+    @Test
+    void terminatedSessionsLoseNothingAndParkNothing() throws Exception {
+        Outcome outcome = new Outcome();
+
+        CrashSuite.Result result =
+                suite.runWithOutage(MESSAGES, database.sessionsTerminated(5), Duration.ZERO, () -> {});
 
         outcome.check(result);
     }
@@ -46,7 +70,7 @@ class OutageIT {
         Outcome outcome = new Outcome();
         boolean[] notReady = new boolean[1];
 
-        CrashSuite.Result result = suite.runWithOutage(MESSAGES, new PostgreSql().hung(), HUNG, () -> {
+        CrashSuite.Result result = suite.runWithOutage(MESSAGES, database.hung(), HUNG, () -> {
             try {
                 Await.until(
                         "readiness is DOWN while the database hangs",
@@ -59,10 +83,11 @@ class OutageIT {
         });
 
         outcome.check(result);
+        outcome.checkPausedAndResumed();
         assertTrue(notReady[0], "readiness went DOWN while the database hung");
     }
 
-    /** What a run must leave: exact effects, nothing parked or dead-lettered, every pause resumed. */
+    /** What a run must leave: exact effects, nothing parked or dead-lettered, the purge running again. */
     private final class Outcome {
         private final int parkedBefore = ledger.parked().size();
         private final int deadLettersBefore = ledger.deadLetterIds().size();
@@ -75,15 +100,19 @@ class OutageIT {
             assertTrue(result.lost().isEmpty() && result.duplicated().isEmpty(), result.details());
             assertEquals(parkedBefore, ledger.parked().size(), "no good message parked");
             assertEquals(deadLettersBefore, ledger.deadLetterIds().size(), "no message dead-lettered");
-            long paused = log.linesMentioning(PAUSED) - pausedBefore;
-            assertTrue(paused >= 1, "the outage outlasts the consumers' hold: their endpoints pause");
-            assertEquals(paused, log.linesMentioning(RESUMED) - resumedBefore, "every paused endpoint resumes");
             Await.until(
                     "the purge, which failed while the database was down, runs again on its own schedule",
                     PURGE_AGAIN,
                     () -> ledger.lastPurge() != null
                             && Instant.parse(ledger.lastPurge().getString("startedAt"))
                                     .isAfter(back));
+        }
+
+        /** For an outage longer than the consumers' hold. */
+        void checkPausedAndResumed() {
+            long paused = log.linesMentioning(PAUSED) - pausedBefore;
+            assertTrue(paused >= 1, "the outage outlasts the consumers' hold: their endpoints pause");
+            assertEquals(paused, log.linesMentioning(RESUMED) - resumedBefore, "every paused endpoint resumes");
         }
     }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
  * The local PostgreSQL cluster the test servers use, stopped and started as an outage would, and the
  * test server's database on it ({@code it.database}), written to as another server would.
  */
-final class PostgreSql {
+final class PostgreSql implements DatabaseOutages {
 
     private final String database;
 
@@ -27,11 +27,22 @@ final class PostgreSql {
 
     /** Stops it the way a crash of the database host looks to clients: connections cut, none accepted. */
     void stop() throws IOException, InterruptedException {
-        run(control + " stop -m immediate");
+        Shell.run(control + " stop -m immediate");
     }
 
     void start() throws IOException, InterruptedException {
-        run(control + " start");
+        Shell.run(control + " start");
+    }
+
+    /** Restarts it as an operator does: sessions told to end, then a clean start. */
+    void restartFast() throws IOException, InterruptedException {
+        Shell.run(control + " restart -m fast");
+    }
+
+    @Override
+    public int terminateSessions() throws IOException, InterruptedException {
+        return Integer.parseInt(value("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                + " WHERE datname = current_database() AND pid <> pg_backend_pid()"));
     }
 
     /**
@@ -39,21 +50,26 @@ final class PostgreSql {
      * open and new ones are accepted by the kernel, but nothing answers.
      */
     void hang() throws IOException, InterruptedException {
-        run("pkill -STOP -x postgres");
+        Shell.run("pkill -STOP -x postgres");
     }
 
     void wakeUp() throws IOException, InterruptedException {
-        run("pkill -CONT -x postgres");
+        Shell.run("pkill -CONT -x postgres");
     }
 
-    /** Stopped for a while, as a crashed host looks. */
-    CrashSuite.DatabaseOutage stopped() {
-        return new CrashSuite.DatabaseOutage(this::stop, this::start);
+    @Override
+    public CrashSuite.DatabaseOutage stopped() {
+        return new CrashSuite.DatabaseOutage("stopped", this::stop, this::start);
     }
 
-    /** Hung for a while, as a partitioned or frozen host looks. */
-    CrashSuite.DatabaseOutage hung() {
-        return new CrashSuite.DatabaseOutage(this::hang, this::wakeUp);
+    @Override
+    public CrashSuite.DatabaseOutage restartedFast() {
+        return new CrashSuite.DatabaseOutage("fast-restart", this::restartFast, () -> {});
+    }
+
+    @Override
+    public CrashSuite.DatabaseOutage hung() {
+        return new CrashSuite.DatabaseOutage("hung", this::hang, this::wakeUp);
     }
 
     /** Runs SQL on the test server's database, through psql: trust authentication on the local cluster. */
@@ -83,12 +99,5 @@ final class PostgreSql {
             throw new AssertionError("failed: " + sql);
         }
         return output;
-    }
-
-    private static void run(String command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("sh", "-c", command).inheritIO().start();
-        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            throw new AssertionError("failed: " + command);
-        }
     }
 }
