@@ -19,7 +19,13 @@ final class MariaDb implements DatabaseOutages {
 
     @Override
     public CrashSuite.DatabaseOutage stopped() {
-        return new CrashSuite.DatabaseOutage("stopped", () -> Shell.run("pkill -KILL -x mariadbd"), MariaDb::start);
+        return new CrashSuite.DatabaseOutage(
+                "stopped",
+                () -> {
+                    Shell.run("pkill -KILL -x mariadbd");
+                    awaitGone();
+                },
+                MariaDb::start);
     }
 
     @Override
@@ -28,6 +34,7 @@ final class MariaDb implements DatabaseOutages {
                 "fast-restart",
                 () -> {
                     Shell.run("mariadb-admin --protocol=tcp -h 127.0.0.1 -u root shutdown");
+                    awaitGone();
                     start();
                 },
                 () -> {});
@@ -54,17 +61,30 @@ final class MariaDb implements DatabaseOutages {
         return ids.size();
     }
 
+    /**
+     * Waits until the server's process has ended: {@code start-stop-daemon --oknodo} does nothing while
+     * one still runs, and a server that was shutting down would then stay down.
+     */
+    private static void awaitGone() {
+        Await.until("mariadbd has ended", START_WITHIN, () -> answers("! pgrep -x mariadbd >/dev/null"));
+    }
+
     private static void start() throws IOException, InterruptedException {
         Shell.run(START);
-        Await.until("MariaDB answers again", START_WITHIN, () -> {
-            try {
-                return Shell.succeeds("mariadb-admin --protocol=tcp -h 127.0.0.1 -u root ping >/dev/null 2>&1");
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        });
+        Await.until(
+                "MariaDB answers again",
+                START_WITHIN,
+                () -> answers("mariadb-admin --protocol=tcp -h 127.0.0.1 -u root ping >/dev/null 2>&1"));
+    }
+
+    private static boolean answers(String command) {
+        try {
+            return Shell.succeeds(command);
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }
