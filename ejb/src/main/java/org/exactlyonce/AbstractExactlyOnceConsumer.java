@@ -78,8 +78,9 @@ public abstract class AbstractExactlyOnceConsumer implements MessageListener {
      * other exception has the message redelivered, until it has failed on
      * {@code exactlyonce.park-after-deliveries} deliveries; then it is parked. Database failures that
      * say nothing about the message (a lost connection, a failover, a deadlock: the SQLStates that
-     * {@code src/docs/protocol.md} lists) never park it: the transaction is retried with back-off within the delivery, so this method may run
-     * more than once for one message, each time in a fresh transaction; while the database stays down,
+     * {@code src/docs/protocol.md} lists) never park it: the transaction is retried with back-off
+     * within the delivery, so this method may run more than once for one message, each time in a
+     * fresh transaction; while the database stays down,
      * the delivery waits for it, and a long outage pauses the consumer (see {@code DatabaseOutage}).
      * Flush JPA writes before returning ({@code EntityManager.flush()}): a failure that only the commit
      * meets reaches the engine, on Open Liberty, as a bare rollback without the database's SQLState, and

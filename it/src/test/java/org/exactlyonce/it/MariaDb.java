@@ -19,13 +19,7 @@ final class MariaDb implements DatabaseOutages {
 
     @Override
     public CrashSuite.DatabaseOutage stopped() {
-        return new CrashSuite.DatabaseOutage(
-                "stopped",
-                () -> {
-                    Shell.run("pkill -KILL -x mariadbd");
-                    awaitGone();
-                },
-                MariaDb::start);
+        return new CrashSuite.DatabaseOutage("stopped", () -> end("pkill -KILL -x mariadbd"), MariaDb::start);
     }
 
     @Override
@@ -33,8 +27,7 @@ final class MariaDb implements DatabaseOutages {
         return new CrashSuite.DatabaseOutage(
                 "fast-restart",
                 () -> {
-                    Shell.run("mariadb-admin --protocol=tcp -h 127.0.0.1 -u root shutdown");
-                    awaitGone();
+                    end("mariadb-admin --protocol=tcp -h 127.0.0.1 -u root shutdown");
                     start();
                 },
                 () -> {});
@@ -62,10 +55,11 @@ final class MariaDb implements DatabaseOutages {
     }
 
     /**
-     * Waits until the server's process has ended: {@code start-stop-daemon --oknodo} does nothing while
-     * one still runs, and a server that was shutting down would then stay down.
+     * Ends the server with the command, and waits until its process has gone: {@code start-stop-daemon
+     * --oknodo} does nothing while one still runs, and a server that was shutting down would stay down.
      */
-    private static void awaitGone() {
+    private static void end(String command) throws IOException, InterruptedException {
+        Shell.run(command);
         Await.until("mariadbd has ended", START_WITHIN, () -> answers("! pgrep -x mariadbd >/dev/null"));
     }
 

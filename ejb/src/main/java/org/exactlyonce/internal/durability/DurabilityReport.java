@@ -25,7 +25,7 @@ public record DurabilityReport(String database, List<DurabilitySetting> settings
     /** The settings that lose commits and that nobody accepted. */
     public List<DurabilitySetting> refused() {
         return settings.stream()
-                .filter(setting -> !setting.durable() && !accepted.contains(setting.name()))
+                .filter(setting -> !setting.durable() && !isAccepted(setting))
                 .toList();
     }
 
